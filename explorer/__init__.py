@@ -1,0 +1,25 @@
+"""explorer: every tensor interpolation mode, forward and backward, in numpy.
+
+>>> import numpy as np, explorer
+>>> x = np.random.rand(1, 3, 37, 53).astype(np.float32)
+>>> y = explorer.interpolate(x, scale_factor=1.7, mode="bicubic")
+>>> gx = explorer.interpolate_backward(np.ones_like(y), x.shape, scale_factor=1.7, mode="bicubic")
+>>> y.shape, gx.shape, gx.dtype
+((1, 3, 62, 90), (1, 3, 37, 53), dtype('float32'))
+"""
+
+from ._errors import OutputTooLargeError
+from .apply import resize, resize_backward
+from .coords import ROUNDING, TRANSFORMS, source_coordinates
+from .kernels import KERNEL_NAMES, KERNELS
+from .plan import axis_plan, weights
+from .spec import Spec
+from .torch_api import MODES, InvalidSizeError, interpolate, interpolate_backward, torch_spec
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Spec", "resize", "resize_backward", "weights", "axis_plan", "interpolate", "interpolate_backward",
+    "torch_spec", "MODES", "KERNELS", "KERNEL_NAMES", "TRANSFORMS", "ROUNDING", "source_coordinates",
+    "InvalidSizeError", "OutputTooLargeError",
+]

@@ -1,0 +1,299 @@
+"""Forward and transposed contraction of an array with per-axis plans.
+
+``resize`` applies each resized axis's band in turn; ``resize_backward`` applies the transposed bands.
+Both accept any array and any axes (NCHW, HWC, volumes).  This module holds the only fast paths: the
+order of the axis passes, the single-threaded BLAS, and the fallback that keeps NaN where it belongs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+from typing import Sequence
+
+import numpy as np
+
+from ._errors import OutputTooLargeError
+from .plan import AxisPlan, axis_plan
+from .spec import Spec
+
+#: BLAS threads used inside a resize (None leaves numpy's setting alone).  One thread is the default: on a
+#: shared machine more threads are often slower, and the benchmark compares single-threaded libraries.
+BLAS_THREADS: int | None = 1
+
+_controller = None
+
+
+@contextlib.contextmanager
+def _blas_threads():
+    global _controller
+    if BLAS_THREADS is None:
+        yield
+        return
+    try:
+        if _controller is None:
+            from threadpoolctl import ThreadpoolController
+
+            _controller = ThreadpoolController()
+        ctx = _controller.limit(limits=BLAS_THREADS, user_api="blas")
+    except Exception:  # threadpoolctl missing or unable to inspect: run with numpy's own setting
+        ctx = contextlib.nullcontext()
+    with ctx:
+        yield
+
+
+def _available_memory() -> int | None:
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def check_memory(shape, itemsize: int, what: str = "output"):
+    """Refuse, before allocating, an array (plus one intermediate) that cannot fit in memory."""
+    count = math.prod(int(s) for s in shape)
+    need = 2 * count * itemsize
+    available = _available_memory()
+    limit = available if available is not None else 2**40
+    if need > limit:
+        raise OutputTooLargeError(
+            f"the {what} would have shape {tuple(int(s) for s in shape)} ({count * itemsize / 2**30:.1f} GiB; "
+            f"about {need / 2**30:.1f} GiB with the intermediate), more than the "
+            f"{limit / 2**30:.1f} GiB of memory available; choose a smaller size")
+
+
+def normalise_axes(ndim: int, size: Sequence[int], axes) -> tuple[int, ...]:
+    if axes is None:
+        if len(size) > ndim:
+            raise ValueError(f"size has {len(size)} entries but the array has only {ndim} dimensions")
+        return tuple(range(ndim - len(size), ndim))
+    if isinstance(axes, (int, np.integer)):
+        axes = (axes,)
+    axes = tuple(axes)
+    if len(axes) != len(size):
+        raise ValueError(f"axes={axes} and size={tuple(size)} must have the same length")
+    out = []
+    for a in axes:
+        if isinstance(a, bool) or not isinstance(a, (int, np.integer)) or not -ndim <= a < ndim:
+            raise ValueError(f"axes entry {a!r} is out of range for an array with {ndim} dimensions")
+        out.append(int(a) % ndim)
+    if len(set(out)) != len(out):
+        raise ValueError(f"axes={axes} repeats an axis")
+    return tuple(out)
+
+
+def normalise_size(size) -> tuple[int, ...]:
+    if isinstance(size, (int, np.integer)) and not isinstance(size, bool):
+        size = (size,)
+    try:
+        size = tuple(size)
+    except TypeError:
+        raise TypeError(f"size must be an int or a sequence of ints, got {size!r}") from None
+    for s in size:
+        if isinstance(s, bool) or not isinstance(s, (int, np.integer)):
+            raise TypeError(f"size must contain integers, got {size!r}")
+        if s < 1:
+            raise ValueError(f"size must be positive, got {size!r}")
+    return tuple(int(s) for s in size)
+
+
+def _per_axis(value, count: int, name: str):
+    if value is None or isinstance(value, (int, float, np.integer, np.floating)):
+        return (value,) * count
+    value = tuple(value)
+    if len(value) != count:
+        raise ValueError(f"{name} has {len(value)} entries but {count} axes are resized")
+    return value
+
+
+def _compute_dtype(dtype: np.dtype, nearest: bool, direction: str):
+    """The dtype the contraction runs in, and the dtype of the result."""
+    if dtype in (np.float32, np.float64):
+        return dtype, dtype
+    if dtype == np.float16:
+        return np.dtype(np.float32), dtype
+    if nearest and direction == "forward" and (dtype.kind in "iub"):
+        return dtype, dtype  # a gather keeps any dtype
+    if dtype.kind in "iub":
+        hint = ("convert it with x.astype(np.float32) first, or use a library preset that defines "
+                "integer rounding")
+        raise TypeError(f"{direction} resize of a {dtype} array is not defined for interpolating kernels; {hint}")
+    raise TypeError(f"cannot resize an array of dtype {dtype}; use float32 or float64")
+
+
+def _order(plans: list[tuple[int, AxisPlan]], ndim: int) -> list[tuple[int, AxisPlan]]:
+    """Shrinking axes first, growing axes last; the last (contiguous) axis on the smaller array."""
+    def key(item):
+        axis, plan = item
+        ratio = plan.m / plan.n
+        last = axis == ndim - 1
+        return (ratio, (1 if last else 0) if ratio < 1 else (0 if last else 1))
+
+    return sorted(plans, key=key)
+
+
+def contract(x: np.ndarray, plans: list[tuple[int, AxisPlan]], transpose: bool = False,
+             out: np.ndarray | None = None, extrapolation_value: float = 0.0) -> np.ndarray:
+    """Apply the band of each (axis, plan) to ``x`` (or its transpose); skips identity axes."""
+    steps = []
+    for axis, plan in plans:
+        if plan.is_identity:
+            continue
+        band = plan.band.T if transpose else plan.band
+        steps.append((axis, band, plan))
+    finite = None
+    current = x
+    ordered = _order([(a, p) for a, _, p in steps], x.ndim) if not transpose else _order(
+        [(a, _TransposedView(p)) for a, _, p in steps], x.ndim)
+    bands = {a: b for a, b, _ in steps}
+    with _blas_threads():
+        for k, (axis, _) in enumerate(ordered):
+            band = bands[axis]
+            shape = list(current.shape)
+            shape[axis] = band.rows
+            is_last = k == len(ordered) - 1
+            if is_last and out is not None:
+                target = out
+            else:
+                target = np.empty(shape, dtype=current.dtype)
+            pre = math.prod(current.shape[:axis])
+            post = math.prod(current.shape[axis + 1:])
+            x3 = current.reshape(pre, band.cols, post)
+            o3 = target.reshape(pre, band.rows, post)
+            if band.one_hot_index is None:
+                if finite is None:
+                    finite = bool(np.isfinite(np.add.reduce(x, axis=None)))
+                if finite:
+                    band.apply(x3, o3)
+                else:
+                    band.apply_taps(x3, o3)
+            else:
+                band.apply(x3, o3)
+            current = target
+        if not transpose:
+            _fill_outside(current, plans, extrapolation_value)
+    if out is not None and current is not out:
+        out[...] = current
+        current = out
+    if current is x:
+        current = x.copy()
+    return current
+
+
+class _TransposedView:
+    """Lets the axis-order heuristic see a transposed plan's sizes."""
+
+    def __init__(self, plan):
+        self.m, self.n = plan.n, plan.m
+
+
+def _fill_outside(y, plans, value):
+    for axis, plan in plans:
+        if plan.outside is not None:
+            index = [slice(None)] * y.ndim
+            index[axis] = np.nonzero(plan.outside)[0]
+            y[tuple(index)] = value
+
+
+def plans_for(shape, size, spec: Spec, axes, scale_factor) -> list[tuple[int, AxisPlan]]:
+    size = normalise_size(size)
+    axes = normalise_axes(len(shape), size, axes)
+    scales = _per_axis(scale_factor, len(axes), "scale_factor")
+    plans = []
+    for k, (axis, m, f) in enumerate(zip(axes, size, scales)):
+        if shape[axis] < 1:
+            raise ValueError(f"cannot resize axis {axis} of length {shape[axis]}: it is empty")
+        plans.append((axis, axis_plan(shape[axis], m, spec, f, axis_index=k)))
+    return plans
+
+
+def resize(x, size, spec: Spec | None = None, axes=None, scale_factor=None, out=None) -> np.ndarray:
+    """Resize the given axes of ``x`` under ``spec``.
+
+    ``size`` gives the output length of each resized axis; ``axes`` defaults to the last ``len(size)``
+    axes.  ``scale_factor`` (one number or one per axis) makes the kernel's step ``1/scale_factor`` instead
+    of ``n/m`` (PyTorch ``scale_factor``, ONNX ``scales``); it does not change the output size.
+
+    >>> import numpy as np
+    >>> from explorer import Spec
+    >>> img = np.zeros((37, 53, 3), np.float32)                    # HWC
+    >>> resize(img, (74, 20), Spec("cubic"), axes=(0, 1)).shape
+    (74, 20, 3)
+    """
+    spec = spec if spec is not None else Spec()
+    x = _as_array(x, "x")
+    plans = plans_for(x.shape, size, spec, axes, scale_factor)
+    return _run(x, plans, spec, transpose=False, out=out)
+
+
+def resize_backward(grad, input_shape, size, spec: Spec | None = None, axes=None, scale_factor=None,
+                    out=None) -> np.ndarray:
+    """The gradient of ``sum(resize(x, size, spec, axes) * grad)`` with respect to ``x``: ``W.T @ grad``.
+
+    >>> import numpy as np
+    >>> from explorer import Spec
+    >>> g = np.ones((1, 8))
+    >>> spec = Spec("nearest", coordinate_transformation_mode="asymmetric", nearest_mode="floor")
+    >>> resize_backward(g, (1, 4), (8,), spec).tolist()
+    [[2.0, 2.0, 2.0, 2.0]]
+    """
+    spec = spec if spec is not None else Spec()
+    grad = _as_array(grad, "grad")
+    input_shape = tuple(int(s) for s in input_shape)
+    if len(input_shape) != grad.ndim:
+        raise ValueError(f"grad has {grad.ndim} dimensions but input_shape {input_shape} has {len(input_shape)}")
+    plans = plans_for(input_shape, size, spec, axes, scale_factor)
+    expected = list(input_shape)
+    for axis, plan in plans:
+        expected[axis] = plan.m
+    if tuple(expected) != grad.shape:
+        raise ValueError(f"grad has shape {grad.shape} but resizing {input_shape} to size "
+                         f"{tuple(normalise_size(size))} gives {tuple(expected)}")
+    if any(p.outside is not None for _, p in plans):
+        grad = grad.copy()
+        for axis, plan in plans:
+            if plan.outside is not None:
+                index = [slice(None)] * grad.ndim
+                index[axis] = np.nonzero(plan.outside)[0]
+                grad[tuple(index)] = 0
+    return _run(grad, plans, spec, transpose=True, out=out)
+
+
+def _as_array(x, name):
+    if not isinstance(x, np.ndarray):
+        try:
+            x = np.asarray(x)
+        except Exception as exc:  # noqa: BLE001 - report what the user passed
+            raise TypeError(f"{name} must be an array, got {type(x).__name__}: {exc}") from None
+        if x.dtype == object:
+            raise TypeError(f"{name} must be a numeric array, got {type(x).__name__}")
+    return x
+
+
+def _run(x, plans, spec, transpose, out):
+    nearest = spec.kernel == "nearest"
+    compute, result = _compute_dtype(x.dtype, nearest, "backward" if transpose else "forward")
+    shape = list(x.shape)
+    for axis, plan in plans:
+        shape[axis] = plan.n if transpose else plan.m
+    check_memory(shape, np.dtype(compute).itemsize, "gradient" if transpose else "output")
+    if out is not None:
+        if not isinstance(out, np.ndarray) or out.shape != tuple(shape) or out.dtype != result:
+            raise ValueError(f"out must be a {np.dtype(result)} array of shape {tuple(shape)}")
+    xc = x.astype(compute, copy=False)
+    y = contract(xc, plans, transpose=transpose, out=out if compute == result else None,
+                 extrapolation_value=spec.extrapolation_value)
+    if y.dtype != result:
+        y = y.astype(result)
+        if out is not None:
+            out[...] = y
+            y = out
+    return y

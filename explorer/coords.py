@@ -1,0 +1,184 @@
+"""Where each output sample lands on the input grid: coordinate transforms and nearest rounding rules.
+
+Names follow ONNX ``Resize`` (``coordinate_transformation_mode``, ``nearest_mode``); the few rows that ONNX
+lacks carry the name of the library that needs them.  Everything here is data: a table of transforms and a
+table of rounding rules, read by ``plan.py``.
+
+Notation: ``n`` input length, ``m`` output length, ``i`` output index, ``f`` the user's scale factor
+(output / input) when the scale comes from a factor instead of the sizes, ``step`` the input distance between
+two output samples (``1/f`` or ``n/m``; ``(n-1)/(m-1)`` for align_corners).  ``step`` also sets the antialias
+stretch ``max(step, 1)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """Everything a transform may read for one axis."""
+
+    n: int
+    m: int
+    f: float | None  # user scale factor (output/input) or None when the scale comes from the sizes
+    roi: tuple[float, float] | None
+    dtype: type  # float32 or float64: the arithmetic the library uses for coordinates
+
+
+def _step_from_sizes_or_factor(g: Geometry):
+    if g.f is not None and g.f > 0:
+        return g.dtype(1.0 / g.f)  # PyTorch/ONNX: 1/scale in double, then the opmath type
+    return g.dtype(g.n) / g.dtype(g.m)
+
+
+def _step_align_corners(g: Geometry):
+    return g.dtype(g.n - 1) / g.dtype(g.m - 1) if g.m > 1 else g.dtype(0.0)
+
+
+def _roi(g: Geometry):
+    return g.roi if g.roi is not None else (0.0, 1.0)
+
+
+def _step_crop(g: Geometry):
+    start, end = _roi(g)
+    return g.dtype((end - start) * (g.n - 1) / (g.m - 1)) if g.m > 1 else g.dtype(0.0)
+
+
+def _half_pixel(i, s, g):
+    return (i + g.dtype(0.5)) * s - g.dtype(0.5)
+
+
+def _pytorch_half_pixel(i, s, g):
+    return _half_pixel(i, s, g) if g.m > 1 else np.zeros_like(i)
+
+
+def _align_corners(i, s, g):
+    return i * s
+
+
+def _asymmetric(i, s, g):
+    return i * s
+
+
+def _tf_half_pixel_for_nn(i, s, g):
+    return (i + g.dtype(0.5)) * s
+
+
+def _half_pixel_symmetric(i, s, g):
+    f = g.f if g.f is not None else g.m / g.n
+    adjustment = g.m / (f * g.n)
+    offset = (g.n / 2.0) * (1.0 - adjustment)
+    return g.dtype(offset) + (i + g.dtype(0.5)) / g.dtype(f) - g.dtype(0.5)
+
+
+def _tf_crop_and_resize(i, s, g):
+    start, end = _roi(g)
+    if g.m > 1:
+        return g.dtype(start * (g.n - 1)) + i * s
+    return np.full_like(i, 0.5 * (start + end) * (g.n - 1))
+
+
+@dataclass(frozen=True)
+class Transform:
+    name: str
+    step: Callable[[Geometry], float]
+    coordinate: Callable[[np.ndarray, float, Geometry], np.ndarray]
+    formula: str
+    used_by: str
+
+
+TRANSFORMS: dict[str, Transform] = {
+    t.name: t
+    for t in [
+        Transform("half_pixel", _step_from_sizes_or_factor, _half_pixel, "x = (i + 0.5) * step - 0.5",
+                  "PyTorch align_corners=False, TF2, JAX, OpenCV, Pillow, ONNX default"),
+        Transform("pytorch_half_pixel", _step_from_sizes_or_factor, _pytorch_half_pixel,
+                  "half_pixel, but x = 0 when m == 1", "ONNX only (modern PyTorch uses half_pixel)"),
+        Transform("align_corners", _step_align_corners, _align_corners,
+                  "x = i * (n - 1) / (m - 1)  (0 when m == 1)", "align_corners=True in PyTorch, TF1, ONNX"),
+        Transform("asymmetric", _step_from_sizes_or_factor, _asymmetric, "x = i * step",
+                  "PyTorch 'nearest', OpenCV INTER_NEAREST, TF1 legacy, ONNX opset 10"),
+        Transform("tf_half_pixel_for_nn", _step_from_sizes_or_factor, _tf_half_pixel_for_nn,
+                  "x = (i + 0.5) * step", "TF2 nearest; ONNX opset 11"),
+        Transform("half_pixel_symmetric", _step_from_sizes_or_factor, _half_pixel_symmetric,
+                  "x = (n/2)(1 - m/(f n)) + (i + 0.5)/f - 0.5", "ONNX opset 19"),
+        Transform("tf_crop_and_resize", _step_crop, _tf_crop_and_resize,
+                  "x = start (n-1) + i (end - start)(n-1)/(m-1); outside [0, n-1] gives extrapolation_value",
+                  "ONNX roi, TF crop_and_resize"),
+        Transform("pytorch_antialias_align_corners", _step_align_corners, _half_pixel,
+                  "x = (i + 0.5) * (n-1)/(m-1) - 0.5", "PyTorch antialias=True with align_corners=True"),
+    ]
+}
+
+
+def _rule(offset, op):
+    def rule(x, step, narrow):
+        v = x + x.dtype.type(offset) if offset else x
+        return op(narrow(v))
+    return rule
+
+
+def _round_half_away(x, step, narrow):
+    v = narrow(x)
+    return np.sign(v) * np.floor(np.abs(v) + v.dtype.type(0.5))
+
+
+def _simple(x, step, narrow):
+    # ONNX Runtime opset <= 10: ceil when downsampling, truncation when upsampling.
+    return np.ceil(narrow(x)) if step > 1 else np.trunc(narrow(x))
+
+
+# Each rule rounds ``x + offset`` with one operation; ``narrow`` is applied to ``x + offset`` just before
+# the rounding (PyTorch computes ``floorf(x + 0.5)``: the sum is narrowed to float32 even for doubles).
+ROUNDING = {
+    "round_prefer_floor": _rule(-0.5, np.ceil),
+    "round_prefer_ceil": _rule(0.5, np.floor),
+    "floor": _rule(0.0, np.floor),
+    "ceil": _rule(0.0, np.ceil),
+    "round_half_even": _rule(0.0, np.rint),
+    "round_half_away": _round_half_away,
+    "simple": _simple,
+}
+
+# How coordinates are computed: (dtype of the step, dtype of the coordinate arithmetic, dtype the coordinate
+# is rounded to once computed, whether ``x + offset`` is narrowed to float32 just before rounding to an index).
+ARITHMETIC = {
+    "float64": (np.float64, np.float64, np.float64, False),
+    # PyTorch's float32 kernels: float step, coordinate from a fused multiply-add (one rounding)
+    "float32": (np.float32, np.float64, np.float32, False),
+    # PyTorch nearest_idx: float step, double product, floorf
+    "float32_scale": (np.float32, np.float64, np.float64, True),
+    # PyTorch's generic nearest kernels on float64: double arithmetic, floorf
+    "float64_floorf": (np.float64, np.float64, np.float64, True),
+}
+
+
+def source_coordinates(n: int, m: int, transform: str, arithmetic: str = "float64",
+                       f: float | None = None, roi=None) -> tuple[np.ndarray, float]:
+    """Source coordinate of every output sample, and the step, for one axis.
+
+    >>> x, step = source_coordinates(4, 3, "half_pixel")
+    >>> x.round(4).tolist(), round(float(step), 4)
+    ([0.1667, 1.5, 2.8333], 1.3333)
+    """
+    t = TRANSFORMS[transform]
+    step_dtype, dtype, coordinate_dtype, _ = ARITHMETIC[arithmetic]
+    step = t.step(Geometry(n, m, f, roi, step_dtype))
+    x = t.coordinate(np.arange(m, dtype=dtype), dtype(step), Geometry(n, m, f, roi, dtype))
+    return np.asarray(x, dtype=dtype).astype(coordinate_dtype, copy=False), step
+
+
+def nearest_indices(x: np.ndarray, n: int, rule: str, step: float, arithmetic: str = "float64") -> np.ndarray:
+    """Round source coordinates to input indices and clamp them to ``[0, n-1]``.
+
+    >>> x, s = source_coordinates(4, 3, "half_pixel")
+    >>> nearest_indices(x, 4, "round_prefer_ceil", s).tolist(), nearest_indices(x, 4, "round_prefer_floor", s).tolist()
+    ([0, 2, 3], [0, 1, 3])
+    """
+    narrow = (lambda v: v.astype(np.float32)) if ARITHMETIC[arithmetic][3] else (lambda v: v)
+    idx = ROUNDING[rule](x, step, narrow)
+    return np.clip(idx, 0, n - 1).astype(np.int64)

@@ -1,0 +1,113 @@
+"""One-dimensional interpolation kernels, as small pure functions in a registry.
+
+Each kernel ``K(t)`` is evaluated at ``t = (tap - x) / stretch`` where ``x`` is the source coordinate of an
+output sample and ``stretch = max(step, 1)`` under antialiasing (1 otherwise).
+
+Invariants of the registry (checked in ``tests/test_kernels.py``):
+
+* ``K`` is even and vanishes for ``|t| >= radius`` (``box`` keeps the half-open ``(-1/2, 1/2]`` of Pillow).
+* ``interpolating`` kernels have ``K(0) = 1`` and ``K(k) = 0`` at every other integer ``k``: resizing to the
+  same size with them is the identity.  ``gaussian``, ``mitchell`` and the ``box`` are not interpolating.
+* Weights are normalised to sum to one per output sample by the plan builder (``plan.py``), so a kernel need
+  not be a partition of unity itself (Lanczos and Hamming are not).
+
+``nearest``, ``area`` and ``adaptive_area`` are not continuous filters: their weights are built directly in
+``plan.py`` (``PLAN_BUILDERS``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """A continuous 1-D filter: ``fn(t, a)`` with support ``(-radius, radius)``."""
+
+    name: str
+    radius: float
+    fn: Callable[[np.ndarray, float], np.ndarray]
+    interpolating: bool
+    description: str
+
+    def __call__(self, t, a: float = -0.75) -> np.ndarray:
+        return self.fn(np.asarray(t, dtype=np.float64), a)
+
+
+def triangle(t, a=None):
+    """Linear interpolation: ``max(0, 1 - |t|)``."""
+    return np.maximum(0.0, 1.0 - np.abs(t))
+
+
+def keys_cubic(t, a=-0.75):
+    """Keys (1981) cubic convolution with parameter ``a`` (-0.75 PyTorch/OpenCV, -0.5 Catmull-Rom/PIL)."""
+    t = np.abs(t)
+    near = ((a + 2.0) * t - (a + 3.0)) * t * t + 1.0
+    far = ((a * t - 5.0 * a) * t + 8.0 * a) * t - 4.0 * a
+    return np.where(t <= 1.0, near, np.where(t < 2.0, far, 0.0))
+
+
+def _sinc(t):
+    return np.sinc(t)  # sin(pi t) / (pi t), 1 at 0
+
+
+def lanczos(radius: int):
+    """Lanczos window of the given radius: ``sinc(t) sinc(t / r)`` for ``|t| < r``."""
+
+    def fn(t, a=None):
+        return np.where(np.abs(t) < radius, _sinc(t) * _sinc(t / radius), 0.0)
+
+    fn.__name__ = f"lanczos{radius}"
+    return fn
+
+
+def box(t, a=None):
+    """Pillow's BOX: 1 on ``(-1/2, 1/2]``."""
+    return np.where((t > -0.5) & (t <= 0.5), 1.0, 0.0)
+
+
+def hamming(t, a=None):
+    """Pillow's HAMMING: ``sinc(t) (0.54 + 0.46 cos(pi t))`` on ``|t| < 1``."""
+    return np.where(np.abs(t) < 1.0, _sinc(t) * (0.54 + 0.46 * np.cos(np.pi * t)), 0.0)
+
+
+def mitchell(t, a=None):
+    """Mitchell-Netravali cubic with B = C = 1/3 (TensorFlow ``mitchellcubic``)."""
+    t = np.abs(t)
+    near = ((7.0 / 6.0) * t - 2.0) * t * t + 8.0 / 9.0
+    far = (((-7.0 / 18.0) * t + 2.0) * t - 10.0 / 3.0) * t + 16.0 / 9.0
+    return np.where(t < 1.0, near, np.where(t < 2.0, far, 0.0))
+
+
+def gaussian(t, a=None):
+    """TensorFlow's ``gaussian``: radius 1.5, sigma = radius / 3 = 0.5."""
+    sigma = 0.5
+    return np.where(np.abs(t) < 1.5, np.exp(-(t * t) / (2.0 * sigma * sigma)), 0.0)
+
+
+KERNELS: dict[str, Kernel] = {
+    k.name: k
+    for k in [
+        Kernel("linear", 1.0, triangle, True, "triangle (tent), 2 taps"),
+        Kernel("cubic", 2.0, keys_cubic, True, "Keys cubic convolution with cubic_coeff_a, 4 taps"),
+        Kernel("lanczos3", 3.0, lanczos(3), True, "Lanczos windowed sinc, radius 3, 6 taps"),
+        Kernel("lanczos4", 4.0, lanczos(4), True, "Lanczos windowed sinc, radius 4, 8 taps (OpenCV)"),
+        Kernel("lanczos5", 5.0, lanczos(5), True, "Lanczos windowed sinc, radius 5, 10 taps"),
+        Kernel("box", 0.5, box, False, "Pillow BOX: 1 on (-1/2, 1/2]"),
+        Kernel("hamming", 1.0, hamming, True, "Pillow HAMMING windowed sinc, radius 1"),
+        Kernel("mitchell", 2.0, mitchell, False, "Mitchell-Netravali cubic, B = C = 1/3"),
+        Kernel("gaussian", 1.5, gaussian, False, "TensorFlow gaussian, radius 1.5, sigma 0.5"),
+    ]
+}
+
+# Kernels whose weights are not a sampled continuous filter; plan.py builds them directly.
+DISCRETE_KERNELS = {
+    "nearest": "one input sample per output sample, chosen by nearest_mode",
+    "area": "exact overlap of the output cell with each input cell (OpenCV INTER_AREA, TF, JAX)",
+    "adaptive_area": "adaptive average pooling bins (PyTorch 'area')",
+}
+
+KERNEL_NAMES = tuple(sorted([*KERNELS, *DISCRETE_KERNELS]))

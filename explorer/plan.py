@@ -1,0 +1,177 @@
+"""Spec -> per-axis plan: the weights every output sample takes from the input, as a :class:`Band`.
+
+This is the only place where conventions become numbers.  One builder per kind of kernel
+(``PLAN_BUILDERS``); continuous kernels all share :func:`_filter_plan`, which owns the coordinate transform,
+the antialias stretch and the border policy (clamp or renormalise):
+
+* the taps of output ``i`` are the inputs ``j`` with ``x - R*stretch < j <= x + R*stretch``, where ``x`` is
+  the source coordinate, ``R`` the kernel radius and ``stretch = max(step, 1)`` under antialias, else 1;
+* the weights ``K((j - x) / stretch)`` are normalised to sum to one (skipped when the sum is zero);
+* ``exclude_outside`` drops taps outside ``[0, n)`` and renormalises; otherwise their index is clamped to
+  the border (a replicate border: the weights still sum to one).
+
+Plans are cached, so a repeated call pays only the contraction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from .band import Band
+from .coords import nearest_indices, source_coordinates
+from .kernels import KERNELS
+from .spec import Spec
+
+
+@dataclass(frozen=True)
+class AxisPlan:
+    """How one axis of length ``n`` becomes ``m`` samples: the band, and where extrapolation applies."""
+
+    n: int
+    m: int
+    band: Band
+    coordinates: np.ndarray  # source coordinate of every output sample (NaN where not meaningful)
+    step: float
+    outside: np.ndarray | None = None  # outputs set to spec.extrapolation_value (tf_crop_and_resize)
+
+    @property
+    def is_identity(self) -> bool:
+        return self.outside is None and self.band.is_identity
+
+
+def _coordinates(n, m, spec: Spec, scale, roi):
+    return source_coordinates(n, m, spec.coordinate_transformation_mode, spec.index_arithmetic,
+                              scale, roi)
+
+
+def _outside(x, n, spec):
+    if spec.coordinate_transformation_mode != "tf_crop_and_resize":
+        return None
+    out = (x < 0) | (x > n - 1)
+    return out if out.any() else None
+
+
+def _nearest_plan(n, m, spec, scale, roi):
+    x, step = _coordinates(n, m, spec, scale, roi)
+    idx = nearest_indices(x, n, spec.nearest_mode, step, spec.index_arithmetic)
+    outside = _outside(x, n, spec)
+    band = Band.from_indices(idx, n)
+    if outside is not None:
+        r = np.nonzero(~outside)[0]
+        band = Band.from_triplets(r, idx[r], np.ones(len(r)), m, n)
+    return AxisPlan(n, m, band, x.astype(np.float64), float(step), outside)
+
+
+def _filter_plan(n, m, spec, scale, roi):
+    kernel = KERNELS[spec.kernel]
+    x, step = _coordinates(n, m, spec, scale, roi)
+    x = x.astype(np.float64)
+    step = float(step)
+    stretch = max(step, 1.0) if spec.antialias else 1.0
+    support = kernel.radius * stretch
+    first = np.floor(x - support) + 1  # first j with j > x - support
+    width = int(np.ceil(2 * support)) + 1
+    j = first[:, None] + np.arange(width)[None, :]
+    live = j <= x[:, None] + support
+    w = np.where(live, kernel((j - x[:, None]) * (1.0 / stretch), spec.cubic_coeff_a), 0.0)
+    total = w.sum(axis=1, keepdims=True)
+    w = np.divide(w, total, out=w, where=total != 0)
+    inside = (j >= 0) & (j < n)
+    if spec.exclude_outside:
+        live &= inside
+        w = np.where(inside, w, 0.0)
+        total = w.sum(axis=1, keepdims=True)
+        w = np.divide(w, total, out=w, where=total != 0)
+        cols = j
+    else:
+        cols = np.clip(j, 0, n - 1)
+    outside = _outside(x, n, spec)
+    if outside is not None:
+        live &= ~outside[:, None]
+    r, k = np.nonzero(live)
+    band = Band.from_triplets(r, cols[r, k].astype(np.int64), w[r, k], m, n)
+    return AxisPlan(n, m, band, x, step, outside)
+
+
+def _area_plan(n, m, spec, scale, roi):
+    """Exact overlap of the output cell ``[i*step, (i+1)*step)`` with each input cell, divided by step."""
+    _, step = _coordinates(n, m, spec, scale, roi)
+    step = float(step)
+    i = np.arange(m, dtype=np.float64)
+    x0, x1 = i * step, (i + 1) * step
+    first = np.floor(x0)
+    width = int(np.ceil(step)) + 2
+    j = first[:, None] + np.arange(width)[None, :]
+    overlap = np.minimum(x1[:, None], j + 1) - np.maximum(x0[:, None], j)
+    live = overlap > 0
+    w = np.where(live, overlap, 0.0) / (step if step > 0 else 1.0)
+    if step == 0:  # align_corners with a single output: the first input
+        live[:, 0], w[:, 0] = True, 1.0
+    cols = np.clip(j, 0, n - 1)
+    r, k = np.nonzero(live)
+    band = Band.from_triplets(r, cols[r, k].astype(np.int64), w[r, k], m, n)
+    return AxisPlan(n, m, band, (x0 + x1) / 2 - 0.5, step, None)
+
+
+def _adaptive_area_plan(n, m, spec, scale, roi):
+    """PyTorch 'area' = adaptive average pooling: output i averages inputs [floor(i n/m), ceil((i+1) n/m))."""
+    i = np.arange(m, dtype=np.int64)
+    start = (i * n) // m
+    end = ((i + 1) * n + m - 1) // m
+    length = end - start
+    r = np.repeat(i, length)
+    c = np.concatenate([np.arange(s, e) for s, e in zip(start, end)]) if m else np.zeros(0, np.int64)
+    band = Band.from_triplets(r, c, 1.0 / length[r], m, n)
+    return AxisPlan(n, m, band, (start + end - 1) / 2.0, n / m, None)
+
+
+PLAN_BUILDERS = {
+    "nearest": _nearest_plan,
+    "area": _area_plan,
+    "adaptive_area": _adaptive_area_plan,
+}
+
+
+@lru_cache(maxsize=512)
+def _cached_plan(n, m, spec, scale, roi):
+    build = PLAN_BUILDERS.get(spec.kernel, _filter_plan)
+    return build(n, m, spec, scale, roi)
+
+
+def axis_plan(n_in: int, n_out: int, spec: Spec, scale: float | None = None, axis_index: int = 0) -> AxisPlan:
+    """The plan of one axis (cached).  ``scale`` is the user's scale factor (output/input) when the
+    kernel's step comes from a factor rather than the sizes (PyTorch ``scale_factor``, ONNX ``scales``)."""
+    n_in, n_out = _check_length("n_in", n_in), _check_length("n_out", n_out)
+    if scale is not None:
+        scale = float(scale)
+        if not np.isfinite(scale) or scale <= 0:
+            raise ValueError(f"scale must be a positive finite number, got {scale!r}")
+    if not isinstance(spec, Spec):
+        raise TypeError(f"spec must be an explorer.Spec, got {type(spec).__name__}")
+    return _cached_plan(n_in, n_out, spec, scale, spec.roi_for(axis_index))
+
+
+def weights(n_in: int, n_out: int, spec: Spec | None = None, scale: float | None = None) -> np.ndarray:
+    """The (n_out x n_in) weight matrix of one axis: row ``i`` is what output ``i`` takes from the input.
+
+    Forward is ``y = W @ x`` along the axis; backward is ``W.T @ g``.
+
+    >>> from explorer import Spec
+    >>> weights(4, 3, Spec("linear")).round(3)
+    array([[0.833, 0.167, 0.   , 0.   ],
+           [0.   , 0.5  , 0.5  , 0.   ],
+           [0.   , 0.   , 0.167, 0.833]])
+    """
+    plan = axis_plan(n_in, n_out, spec if spec is not None else Spec(), scale)
+    return plan.band.dense()
+
+
+def _check_length(name, value) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1, got {value}")
+    return int(value)
