@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import threading
 from typing import Sequence
 
 import numpy as np
@@ -57,17 +58,38 @@ def _available_memory() -> int | None:
         return None
 
 
-def check_memory(shape, itemsize: int, what: str = "output"):
-    """Refuse, before allocating, an array (plus one intermediate) that cannot fit in memory."""
-    count = math.prod(int(s) for s in shape)
-    need = 2 * count * itemsize
+class _Sizes:
+    def __init__(self, n, m):
+        self.n, self.m = n, m
+
+
+def peak_bytes(shape, changes: dict[int, int], itemsize: int) -> int:
+    """Memory a resize allocates at its peak: the result and the intermediate of the pass before it."""
+    order = _order([(axis, _Sizes(shape[axis], m)) for axis, m in changes.items() if shape[axis] != m],
+                   len(shape))
+    current, previous, peak = list(shape), 0, 0
+    for axis, sizes in order:
+        current[axis] = sizes.m
+        size = math.prod(current) * itemsize
+        peak = max(peak, size + previous)
+        previous = size
+    return max(peak, math.prod(current) * itemsize)
+
+
+def check_memory(shape, changes: dict[int, int], itemsize: int, what: str = "output"):
+    """Refuse, before allocating anything, a resize whose result and intermediate cannot fit in memory."""
+    need = peak_bytes(shape, changes, itemsize)
+    if need < 2**26:  # small arrays: not worth reading /proc/meminfo on every call
+        return
     available = _available_memory()
     limit = available if available is not None else 2**40
     if need > limit:
+        out_shape = list(shape)
+        for axis, m in changes.items():
+            out_shape[axis] = m
         raise OutputTooLargeError(
-            f"the {what} would have shape {tuple(int(s) for s in shape)} ({count * itemsize / 2**30:.1f} GiB; "
-            f"about {need / 2**30:.1f} GiB with the intermediate), more than the "
-            f"{limit / 2**30:.1f} GiB of memory available; choose a smaller size")
+            f"the {what} would have shape {tuple(int(v) for v in out_shape)}: about {need / 2**30:.1f} GiB with "
+            f"the intermediate, more than the {limit / 2**30:.1f} GiB of memory available; choose a smaller size")
 
 
 def normalise_axes(ndim: int, size: Sequence[int], axes) -> tuple[int, ...]:
@@ -140,43 +162,63 @@ def _order(plans: list[tuple[int, AxisPlan]], ndim: int) -> list[tuple[int, Axis
     return sorted(plans, key=key)
 
 
+_scratch = threading.local()
+#: Largest intermediate (bytes) kept between calls for reuse: fresh large allocations are slow and erratic
+#: (page faults), so the intermediate of a two-pass resize lives in a per-thread buffer.
+SCRATCH_BYTES = 256 * 2**20
+
+
+def _intermediate(shape, dtype, slot: int) -> np.ndarray:
+    nbytes = math.prod(shape) * np.dtype(dtype).itemsize
+    if nbytes > SCRATCH_BYTES:
+        return np.empty(shape, dtype=dtype)
+    pool = getattr(_scratch, "buffers", None)
+    if pool is None:
+        pool = _scratch.buffers = {}
+    buf = pool.get(slot)
+    if buf is None or buf.nbytes < nbytes:
+        buf = pool[slot] = np.empty(nbytes, dtype=np.uint8)
+    return buf[:nbytes].view(dtype).reshape(shape)
+
+
 def contract(x: np.ndarray, plans: list[tuple[int, AxisPlan]], transpose: bool = False,
              out: np.ndarray | None = None, extrapolation_value: float = 0.0) -> np.ndarray:
     """Apply the band of each (axis, plan) to ``x`` (or its transpose); skips identity axes."""
-    steps = []
+    steps = {}
+    sizes = []
     for axis, plan in plans:
         if plan.is_identity:
             continue
-        band = plan.band.T if transpose else plan.band
-        steps.append((axis, band, plan))
+        steps[axis] = plan.band.T if transpose else plan.band
+        sizes.append((axis, _TransposedView(plan) if transpose else plan))
+    ordered = _order(sizes, x.ndim)
+    if steps and all(b.gather_slice is not None or b.scatter_slice is not None for b in steps.values()):
+        return _strided(x, steps, out)
     finite = None
     current = x
-    ordered = _order([(a, p) for a, _, p in steps], x.ndim) if not transpose else _order(
-        [(a, _TransposedView(p)) for a, _, p in steps], x.ndim)
-    bands = {a: b for a, b, _ in steps}
     with _blas_threads():
         for k, (axis, _) in enumerate(ordered):
-            band = bands[axis]
+            band = steps[axis]
             shape = list(current.shape)
             shape[axis] = band.rows
-            is_last = k == len(ordered) - 1
-            if is_last and out is not None:
-                target = out
-            else:
-                target = np.empty(shape, dtype=current.dtype)
             pre = math.prod(current.shape[:axis])
             post = math.prod(current.shape[axis + 1:])
             x3 = current.reshape(pre, band.cols, post)
-            o3 = target.reshape(pre, band.rows, post)
-            if band.one_hot_index is None:
-                if finite is None:
-                    finite = bool(np.isfinite(np.add.reduce(x, axis=None)))
-                if finite:
-                    band.apply(x3, o3)
-                else:
-                    band.apply_taps(x3, o3)
+            last = k == len(ordered) - 1
+            if band.one_hot_index is None and finite is None:
+                finite = bool(np.isfinite(np.add.reduce(x, axis=None)))
+            if band.one_hot_index is None and not finite:
+                target = out if (last and out is not None) else np.empty(shape, dtype=current.dtype)
+                band.apply_taps(x3, target.reshape(pre, band.rows, post))
             else:
-                band.apply(x3, o3)
+                if last:
+                    target = out
+                elif band.one_hot_index is not None and band._repeat_counts is not None:
+                    target = None  # np.repeat allocates its own result
+                else:
+                    target = _intermediate(shape, current.dtype, k % 2)
+                result = band.apply(x3, None if target is None else target.reshape(pre, band.rows, post))
+                target = result.reshape(shape)
             current = target
         if not transpose:
             _fill_outside(current, plans, extrapolation_value)
@@ -186,6 +228,28 @@ def contract(x: np.ndarray, plans: list[tuple[int, AxisPlan]], transpose: bool =
     if current is x:
         current = x.copy()
     return current
+
+
+def _strided(x, steps, out):
+    """Every resized axis picks (or, transposed, fills) evenly spaced samples: one strided copy."""
+    shape = list(x.shape)
+    index = [slice(None)] * x.ndim
+    scatter = any(b.scatter_slice is not None for b in steps.values())
+    for axis, band in steps.items():
+        shape[axis] = band.rows
+        index[axis] = band.scatter_slice if scatter else band.gather_slice
+    if scatter and not all(b.scatter_slice is not None for b in steps.values()):
+        raise AssertionError("mixed gather and scatter steps")
+    target = out if out is not None else (np.zeros(shape, x.dtype) if scatter else None)
+    if scatter:
+        if out is not None:
+            target[...] = 0
+        target[tuple(index)] = x
+        return target
+    if target is None:
+        return x[tuple(index)].copy()
+    np.copyto(target, x[tuple(index)])
+    return target
 
 
 class _TransposedView:
@@ -203,10 +267,19 @@ def _fill_outside(y, plans, value):
             y[tuple(index)] = value
 
 
-def plans_for(shape, size, spec: Spec, axes, scale_factor) -> list[tuple[int, AxisPlan]]:
+def plans_for(shape, size, spec: Spec, axes, scale_factor, itemsize: int = 8,
+              backward: bool = False) -> list[tuple[int, AxisPlan]]:
     size = normalise_size(size)
     axes = normalise_axes(len(shape), size, axes)
     scales = _per_axis(scale_factor, len(axes), "scale_factor")
+    # refuse absurd sizes before any plan is built
+    if backward:
+        resized = list(shape)
+        for axis, m in zip(axes, size):
+            resized[axis] = m
+        check_memory(resized, {axis: shape[axis] for axis in axes}, itemsize, "gradient")
+    else:
+        check_memory(shape, dict(zip(axes, size)), itemsize, "output")
     plans = []
     for k, (axis, m, f) in enumerate(zip(axes, size, scales)):
         if shape[axis] < 1:
@@ -230,7 +303,7 @@ def resize(x, size, spec: Spec | None = None, axes=None, scale_factor=None, out=
     """
     spec = spec if spec is not None else Spec()
     x = _as_array(x, "x")
-    plans = plans_for(x.shape, size, spec, axes, scale_factor)
+    plans = plans_for(x.shape, size, spec, axes, scale_factor, x.dtype.itemsize)
     return _run(x, plans, spec, transpose=False, out=out)
 
 
@@ -250,7 +323,7 @@ def resize_backward(grad, input_shape, size, spec: Spec | None = None, axes=None
     input_shape = tuple(int(s) for s in input_shape)
     if len(input_shape) != grad.ndim:
         raise ValueError(f"grad has {grad.ndim} dimensions but input_shape {input_shape} has {len(input_shape)}")
-    plans = plans_for(input_shape, size, spec, axes, scale_factor)
+    plans = plans_for(input_shape, size, spec, axes, scale_factor, grad.dtype.itemsize, backward=True)
     expected = list(input_shape)
     for axis, plan in plans:
         expected[axis] = plan.m
@@ -273,8 +346,8 @@ def _as_array(x, name):
             x = np.asarray(x)
         except Exception as exc:  # noqa: BLE001 - report what the user passed
             raise TypeError(f"{name} must be an array, got {type(x).__name__}: {exc}") from None
-        if x.dtype == object:
-            raise TypeError(f"{name} must be a numeric array, got {type(x).__name__}")
+    if x.dtype.kind not in "biufc":
+        raise TypeError(f"{name} must be a numeric array, got an array of dtype {x.dtype}")
     return x
 
 
@@ -284,7 +357,6 @@ def _run(x, plans, spec, transpose, out):
     shape = list(x.shape)
     for axis, plan in plans:
         shape[axis] = plan.n if transpose else plan.m
-    check_memory(shape, np.dtype(compute).itemsize, "gradient" if transpose else "output")
     if out is not None:
         if not isinstance(out, np.ndarray) or out.shape != tuple(shape) or out.dtype != result:
             raise ValueError(f"out must be a {np.dtype(result)} array of shape {tuple(shape)}")

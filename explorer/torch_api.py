@@ -209,6 +209,10 @@ def _resolve(shape, dtype, size, scale_factor, mode, align_corners, recompute_sc
     if (mode == "bicubic" and not antialias and direction == "backward"
             and all(m == n for n, m in zip(spatial, output_size))):
         scales = [None] * dim  # upsample_bicubic2d_backward copies the gradient when no size changes
+    start, changes = (shape, output_size) if direction == "forward" else (
+        tuple(shape[:2]) + tuple(output_size), spatial)
+    check_memory(start, {2 + k: v for k, v in enumerate(changes)}, max(np.dtype(dtype).itemsize, 4),
+                 "output" if direction == "forward" else "gradient")
     plans = [(2 + k, axis_plan(n, m, spec, f, axis_index=k))
              for k, (n, m, f) in enumerate(zip(spatial, output_size, scales))]
     return spec, plans
@@ -295,5 +299,4 @@ def interpolate_backward(grad_output, input_shape, size=None, scale_factor=None,
     if g.shape != expected:
         raise ValueError(f"grad_output has shape {g.shape}, but interpolating an input of shape {input_shape} "
                          f"gives {expected}")
-    check_memory(input_shape, g.dtype.itemsize, "gradient")
     return _run(g, plans, spec, transpose=True, out=None)
