@@ -68,6 +68,7 @@ def _label(mode, opts):
 
 
 def _peak_memory(fn, output_bytes):
+    explorer.apply._scratch.buffers = {}  # count the intermediate buffer, which later calls reuse
     gc.collect()
     tracemalloc.start()
     tracemalloc.reset_peak()
