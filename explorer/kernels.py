@@ -7,7 +7,7 @@ Invariants of the registry (checked in ``tests/test_kernels.py``):
 
 * ``K`` is even and vanishes for ``|t| >= radius`` (``box`` keeps the half-open ``(-1/2, 1/2]`` of Pillow).
 * ``interpolating`` kernels have ``K(0) = 1`` and ``K(k) = 0`` at every other integer ``k``: resizing to the
-  same size with them is the identity.  ``gaussian``, ``mitchell`` and the ``box`` are not interpolating.
+  same size with them is the identity.  ``gaussian`` and ``mitchell`` are not interpolating.
 * Weights are normalised to sum to one per output sample by the plan builder (``plan.py``), so a kernel need
   not be a partition of unity itself (Lanczos and Hamming are not).
 
@@ -96,7 +96,7 @@ KERNELS: dict[str, Kernel] = {
         Kernel("lanczos3", 3.0, lanczos(3), True, "Lanczos windowed sinc, radius 3, 6 taps"),
         Kernel("lanczos4", 4.0, lanczos(4), True, "Lanczos windowed sinc, radius 4, 8 taps (OpenCV)"),
         Kernel("lanczos5", 5.0, lanczos(5), True, "Lanczos windowed sinc, radius 5, 10 taps"),
-        Kernel("box", 0.5, box, False, "Pillow BOX: 1 on (-1/2, 1/2]"),
+        Kernel("box", 0.5, box, True, "Pillow BOX: 1 on (-1/2, 1/2]"),
         Kernel("hamming", 1.0, hamming, True, "Pillow HAMMING windowed sinc, radius 1"),
         Kernel("mitchell", 2.0, mitchell, False, "Mitchell-Netravali cubic, B = C = 1/3"),
         Kernel("gaussian", 1.5, gaussian, False, "TensorFlow gaussian, radius 1.5, sigma 0.5"),
