@@ -1,0 +1,284 @@
+"""Command line: ``python -m explorer <command> ...`` (also installed as ``interpolation-explorer``).
+
+Commands: ``check`` (findings for one configuration; exit status 1 when one is an error, for CI),
+``diagnose`` (match a pasted error), ``lint`` (scan sources and configs), ``fixes`` (rank fixes on a
+seeded random tensor), ``smoke`` (the combinations to test), ``backends``.  Usage errors exit with status 2.
+
+A new command is one ``Command`` subclass appended to ``COMMANDS``: its ``add_arguments`` fills its parser and
+``run`` returns the exit status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+
+
+def _bool(text: str) -> bool:
+    value = text.strip().lower()
+    if value in ("true", "1", "yes"):
+        return True
+    if value in ("false", "0", "no"):
+        return False
+    raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
+
+
+def _json_default(value):
+    if isinstance(value, float) and math.isinf(value):
+        return "inf"
+    if isinstance(value, (set, tuple)):
+        return list(value)
+    return str(value)
+
+
+def _dump(data) -> str:
+    def clean(v):
+        if isinstance(v, float) and not math.isfinite(v):
+            return "inf" if v > 0 else ("-inf" if v < 0 else "nan")
+        if isinstance(v, dict):
+            return {k: clean(x) for k, x in v.items()}
+        if isinstance(v, (list, tuple)):
+            return [clean(x) for x in v]
+        return v
+    return json.dumps(clean(data), indent=2, default=_json_default)
+
+
+def _indent(text: str, prefix: str = "        ") -> str:
+    return "\n".join(prefix + line for line in text.splitlines())
+
+
+class Command:
+    """One subcommand."""
+
+    name = ""
+    help = ""
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        raise NotImplementedError
+
+    def run(self, args: argparse.Namespace) -> int:
+        raise NotImplementedError
+
+
+def _setup_arguments(parser, mode_required=True):
+    parser.add_argument("--backend", required=True, help="backend id, e.g. burn-tch, torch, onnxruntime "
+                        "(see `python -m explorer backends`)")
+    parser.add_argument("--mode", required=mode_required, help="mode in any library's spelling: nearest-exact, "
+                        "NearestExact, INTER_NEAREST_EXACT ...")
+    parser.add_argument("--train", action="store_true", help="the model is trained (gradients are needed)")
+    parser.add_argument("--version", dest="backend_version", help="version of the backend's library")
+    parser.add_argument("--device", help="cpu, cuda, mps, gpu ... (default: every device)")
+    parser.add_argument("--align-corners", type=_bool, default=None, metavar="true|false")
+    parser.add_argument("--antialias", action="store_true")
+    parser.add_argument("--reference", default="torch", help="library whose numbers you expect (default torch; "
+                        "'none' to compare with nothing)")
+
+
+class CheckCommand(Command):
+    name = "check"
+    help = "what fails or differs for one configuration (exit status 1 on an error finding)"
+
+    def add_arguments(self, parser):
+        _setup_arguments(parser)
+        parser.add_argument("--spatial-dims", type=int, default=2)
+        parser.add_argument("--dtype", default="float32")
+        parser.add_argument("--deterministic", action="store_true")
+        parser.add_argument("--export", choices=["onnx", "onnx-dynamo", "onnx-torchscript", "coreml"])
+        parser.add_argument("--opset", type=int)
+        parser.add_argument("--scale-factor", action="store_true", help="the call passes a scale factor")
+        parser.add_argument("--input-size", type=int, nargs="+", metavar="N")
+        parser.add_argument("--output-size", type=int, nargs="+", metavar="M")
+        parser.add_argument("--min-severity", choices=["error", "differs", "warning", "info"], default="info")
+        parser.add_argument("--json", action="store_true", help="machine-readable output")
+
+    def run(self, args):
+        from .compat import check
+        from .compat.findings import SEVERITY_ORDER
+        findings = check(mode=args.mode, backend=args.backend, training=args.train, version=args.backend_version,
+                         device=args.device, align_corners=args.align_corners, antialias=args.antialias,
+                         spatial_dims=args.spatial_dims, dtype=args.dtype, deterministic=args.deterministic,
+                         export=args.export, opset=args.opset, scale_factor=args.scale_factor or None,
+                         input_size=args.input_size, output_size=args.output_size,
+                         reference=None if args.reference.lower() == "none" else args.reference)
+        shown = [f for f in findings if SEVERITY_ORDER[f.severity] <= SEVERITY_ORDER[args.min_severity]]
+        if args.json:
+            print(_dump([f.to_dict() for f in shown]))
+        else:
+            what = "training" if args.train else "inference"
+            print(f"{args.backend} mode={args.mode} ({what}): {len(findings)} finding(s)")
+            for f in shown:
+                print(f"- {f}")
+                print(f"    source: {f.source}")
+                for fix in f.fixes:
+                    print(f"    fix: {fix}")
+                    print(_indent(fix.code))
+        return 1 if any(f.severity == "error" for f in findings) else 0
+
+
+class DiagnoseCommand(Command):
+    name = "diagnose"
+    help = "match a pasted error message or panic ('-' reads standard input)"
+
+    def add_arguments(self, parser):
+        parser.add_argument("text", nargs="+", help="the message (quote it), or - to read standard input")
+        parser.add_argument("--json", action="store_true")
+
+    def run(self, args):
+        from .compat import diagnose
+        text = sys.stdin.read() if args.text == ["-"] else " ".join(args.text)
+        result = diagnose(text)
+        if args.json:
+            print(_dump(result.to_dict()))
+        else:
+            print(result.message)
+            for f in result.findings:
+                print(f"- [{f.backend}] {f}")
+                print(f"    source: {f.source}")
+                for fix in f.fixes:
+                    print(f"    fix: {fix}")
+                    print(_indent(fix.code))
+        return 0 if result.matched else 1
+
+
+class LintCommand(Command):
+    name = "lint"
+    help = "scan Rust/Python sources and TOML/YAML/JSON configs for risky resize uses"
+
+    def add_arguments(self, parser):
+        parser.add_argument("path", help="a file or a directory")
+        parser.add_argument("--backend", required=True)
+        parser.add_argument("--train", action="store_true")
+        parser.add_argument("--version", dest="backend_version")
+        parser.add_argument("--device")
+        parser.add_argument("--reference", default="torch")
+        parser.add_argument("--min-severity", choices=["error", "differs", "warning", "info"], default="warning")
+        parser.add_argument("--json", action="store_true")
+
+    def run(self, args):
+        from .compat import lint
+        issues = lint(args.path, backend=args.backend, training=args.train, version=args.backend_version,
+                      device=args.device, min_severity=args.min_severity,
+                      reference=None if args.reference.lower() == "none" else args.reference)
+        errors = sum(1 for i in issues if i.severity == "error")
+        if args.json:
+            print(_dump([i.to_dict() for i in issues]))
+        else:
+            for issue in issues:
+                print(issue)
+                if issue.error_text:
+                    print(f"    {issue.error_text}")
+            print(f"{len(issues)} issue(s), {errors} error(s). Validate at startup: smoke-test every layer/mode "
+                  f"combination you ship (python -m explorer smoke --backend {args.backend}).")
+        return 1 if errors else 0
+
+
+class FixesCommand(Command):
+    name = "fixes"
+    help = "rank candidate fixes by their measured effect on a seeded random tensor"
+
+    def add_arguments(self, parser):
+        _setup_arguments(parser)
+        parser.add_argument("--input-size", type=int, nargs="+", default=[32, 32], metavar="N")
+        group = parser.add_mutually_exclusive_group(required=True)
+        group.add_argument("--size", type=int, nargs="+", metavar="M", help="output size")
+        group.add_argument("--scale", type=float, help="scale factor")
+        parser.add_argument("--channels", type=int, default=3)
+        parser.set_defaults(reference="none")
+        parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument("--json", action="store_true")
+
+    def run(self, args):
+        import numpy as np
+
+        from .compat import suggest_fixes
+        shape = (1, args.channels, *args.input_size)
+        x = np.random.default_rng(args.seed).random(shape, dtype=np.float32)
+        fixes = suggest_fixes(x, mode=args.mode, backend=args.backend, size=args.size, scale_factor=args.scale,
+                              training=args.train, version=args.backend_version, device=args.device,
+                              align_corners=args.align_corners, antialias=args.antialias,
+                              reference=None if args.reference.lower() == "none" else args.reference)
+        if args.json:
+            print(_dump([f.to_dict() for f in fixes]))
+        else:
+            print(f"{args.backend} {args.mode} on a random {shape} float32 tensor (seed {args.seed}):")
+            for k, fix in enumerate(fixes, 1):
+                print(f"{k}. {fix}")
+                print(_indent(fix.code, "     "))
+                for caveat in fix.caveats:
+                    print(f"     caveat: {caveat}")
+        return 0
+
+
+class SmokeCommand(Command):
+    name = "smoke"
+    help = "the mode x option combinations to backprop through in your own tests"
+
+    def add_arguments(self, parser):
+        parser.add_argument("--backend", required=True)
+        parser.add_argument("--version", dest="backend_version")
+        parser.add_argument("--inference", action="store_true", help="forward only")
+        parser.add_argument("--json", action="store_true")
+
+    def run(self, args):
+        from .compat import smoke_matrix
+        cases = smoke_matrix(args.backend, version=args.backend_version, training=not args.inference)
+        if args.json:
+            print(_dump([c.to_dict() for c in cases]))
+        else:
+            for case in cases:
+                print(case)
+        return 0
+
+
+class BackendsCommand(Command):
+    name = "backends"
+    help = "list the backend ids, their devices and known versions"
+
+    def add_arguments(self, parser):
+        parser.add_argument("--json", action="store_true")
+
+    def run(self, args):
+        from .compat import backends
+        items = backends()
+        if args.json:
+            print(_dump([b.__dict__ for b in items]))
+        else:
+            for b in items:
+                print(b)
+        return 0
+
+
+COMMANDS: list[Command] = [CheckCommand(), DiagnoseCommand(), LintCommand(), FixesCommand(), SmokeCommand(),
+                           BackendsCommand()]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m explorer",
+                                     description="Tensor resize/interpolation explorer and backend advisor.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for command in COMMANDS:
+        p = sub.add_parser(command.name, help=command.help, description=command.help)
+        command.add_arguments(p)
+        p.set_defaults(handler=command)
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_usage(sys.stderr)
+        print(f"{parser.prog}: error: choose a command: {', '.join(c.name for c in COMMANDS)}", file=sys.stderr)
+        return 2
+    try:
+        return handler.run(args)
+    except (ValueError, TypeError, LookupError, OSError) as exc:
+        print(f"{parser.prog} {handler.name}: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,110 @@
+"""The command line: exit codes, JSON output, usage errors without tracebacks."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from explorer.__main__ import main
+
+PANIC = "nearest exact interpolation backward is not supported by PyTorch/tch backend"
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_seed_check_exits_nonzero(capsys):
+    code, out, _ = run(capsys, "check", "--backend", "burn-tch", "--mode", "nearest-exact", "--train")
+    assert code == 1
+    assert PANIC in out
+    assert "InterpolateOptions::new(InterpolateMode::Nearest)" in out
+
+
+def test_clean_check_exits_zero(capsys):
+    code, out, _ = run(capsys, "check", "--backend", "burn-tch", "--mode", "nearest", "--train")
+    assert code == 0
+
+
+def test_check_json(capsys):
+    code, out, _ = run(capsys, "check", "--backend", "burn-tch", "--mode", "NearestExact", "--train", "--json")
+    data = json.loads(out)
+    assert code == 1
+    assert any(f["error_text"] == PANIC and f["severity"] == "error" for f in data)
+    assert all({"severity", "message", "error_text", "source", "fixes"} <= set(f) for f in data)
+
+
+def test_diagnose(capsys):
+    code, out, _ = run(capsys, "diagnose", PANIC)
+    assert code == 0 and "burn-tch" in out
+    code, out, _ = run(capsys, "diagnose", "my", "cat", "walked", "on", "the", "keyboard")
+    assert code == 1 and "No known" in out
+
+
+def test_lint_reports_file_and_line(capsys, tmp_path):
+    (tmp_path / "model.rs").write_text("fn f() {\n    let o = InterpolateOptions::new(InterpolateMode::NearestExact);\n}\n")
+    (tmp_path / "train.py").write_text("y = F.interpolate(x, scale_factor=2, mode='nearest')\n")
+    (tmp_path / "config.yaml").write_text("decoder:\n  upsample_mode: nearest-exact\n  name: 'x'\n")
+    code, out, _ = run(capsys, "lint", str(tmp_path), "--backend", "burn-tch", "--train")
+    assert code == 1
+    assert f"{tmp_path / 'model.rs'}:2:" in out
+    assert "error:" in out and "smoke-test every layer/mode" in out
+    assert "train.py" not in out  # nearest is fine on burn-tch
+    code, out, _ = run(capsys, "lint", str(tmp_path), "--backend", "burn-wgpu", "--train", "--json")
+    assert code == 0
+    assert isinstance(json.loads(out), list)
+
+
+def test_fixes_command(capsys):
+    code, out, _ = run(capsys, "fixes", "--backend", "burn-tch", "--mode", "nearest-exact", "--train",
+                       "--input-size", "16", "16", "--scale", "2")
+    assert code == 0
+    assert "1. switch NearestExact -> Nearest: identical output and gradient for this 2x upscale" in out
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["check", "--backend", "burn-xyz", "--mode", "nearest"], ["backend='burn-xyz'"]),
+    (["check", "--backend", "torch", "--mode", "bicubc"], ["mode='bicubc'"]),
+    (["check", "--backend", "burn-tch", "--mode", "nearest", "--version", "banana"], ["version='banana'"]),
+    (["lint", "/no/such/path", "--backend", "burn-tch"], ["does not exist"]),
+    (["diagnose", "   "], ["empty"]),
+    (["check", "--backend", "torch", "--mode", "nearest", "--input-size", "4"], ["output_size"]),
+])
+def test_bad_input_is_a_usage_error(capsys, argv, words):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert "Traceback" not in err
+    for word in words:
+        assert word in err
+
+
+@pytest.mark.parametrize("argv", [[], ["check", "--mode", "nearest"], ["frobnicate"],
+                                  ["check", "--backend", "torch", "--mode", "nearest", "--align-corners", "maybe"]])
+def test_argparse_errors_exit_2(capsys, argv):
+    with pytest.raises(SystemExit) as info:
+        code = main(argv)
+        raise SystemExit(code)
+    assert info.value.code == 2
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_module_entry_point_exit_code():
+    """`python -m explorer` as a CI step: non-zero on an error finding, 2 on a usage error."""
+    seed = subprocess.run([sys.executable, "-m", "explorer", "check", "--backend", "burn-tch", "--mode",
+                           "nearest-exact", "--train"], capture_output=True, text=True)
+    assert seed.returncode == 1 and PANIC in seed.stdout
+    bad = subprocess.run([sys.executable, "-m", "explorer", "check", "--backend", "nope", "--mode", "nearest"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+
+
+def test_smoke_and_backends(capsys):
+    code, out, _ = run(capsys, "smoke", "--backend", "burn-tch")
+    assert code == 0 and "NearestExact" in out and "expect fails" in out
+    code, out, _ = run(capsys, "backends", "--json")
+    assert code == 0 and "burn-tch" in [b["id"] for b in json.loads(out)]
