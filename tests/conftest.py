@@ -1,0 +1,66 @@
+"""Shared pytest configuration."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+# --- browser tests (marker `browser`) ------------------------------------------------------------------------
+# Skipped when chromium or playwright is missing, unless REQUIRE_BROWSER=1 (CI), where that is an error.
+
+def pytest_collection_modifyitems(config, items):
+    browser_items = [item for item in items if item.get_closest_marker("browser")]
+    if not browser_items:
+        return
+    from ui import browser_missing
+
+    reason = browser_missing()
+    if reason is None:
+        return
+    required = os.environ.get("REQUIRE_BROWSER") == "1"
+    for item in browser_items:
+        if required:  # each browser test fails in its setup; the other tests still run
+            item.stash[_BROWSER_MISSING] = reason
+        else:
+            item.add_marker(pytest.mark.skip(reason=reason))
+
+
+_BROWSER_MISSING = pytest.StashKey[str]()
+
+
+def pytest_runtest_setup(item):
+    reason = item.stash.get(_BROWSER_MISSING, None)
+    if reason is not None:
+        pytest.fail(f"REQUIRE_BROWSER=1 but the browser tests cannot run: {reason}", pytrace=False)
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    """A headless Debian chromium, one per test module (see tests/ui.py).  Module scope: Playwright's event
+    loop is gone before later modules (nbclient) start theirs."""
+    from playwright.sync_api import sync_playwright
+
+    from ui import launch
+
+    with sync_playwright() as pw:
+        instance = launch(pw)
+        yield instance
+        instance.close()
+
+
+# --- no silent skips in CI --------------------------------------------------------------------------------
+# With EXPLORER_NO_SKIPS=1 (.ci/run sets it), a skipped test or module fails the run: an oracle test that
+# cannot import its library (torch, OpenCV, Pillow, JAX, ONNX Runtime, TensorFlow) proves nothing.
+
+def pytest_sessionfinish(session, exitstatus):
+    if os.environ.get("EXPLORER_NO_SKIPS") != "1":
+        return
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    skipped = reporter.stats.get("skipped", []) if reporter is not None else []
+    if skipped:
+        reporter.write_line(f"EXPLORER_NO_SKIPS=1: {len(skipped)} test(s) or module(s) were skipped:", red=True)
+        for report in skipped[:20]:
+            reporter.write_line(f"  {report.nodeid or report.fspath}: {report.longrepr}", red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
