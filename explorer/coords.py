@@ -154,7 +154,97 @@ ARITHMETIC = {
     "float32_scale": (np.float32, np.float64, np.float64, True),
     # PyTorch's generic nearest kernels on float64: double arithmetic, floorf
     "float64_floorf": (np.float64, np.float64, np.float64, True),
+    # OpenCV resizeGeneric: double step and coordinate, stored as float (fx = (float)((dx + 0.5) * scale_x - 0.5))
+    "float64_to_float32": (np.float64, np.float64, np.float32, False),
+    # Pillow NEAREST (ImagingScaleAffine) and OpenCV 5 INTER_NEAREST_EXACT (resizeNN_bitexact_tab): x_0 from
+    # the transform, then x_{i+1} = x_i + step accumulated in double; at exact ties the sum can fall short
+    "incremental": (np.float64, np.float64, np.float64, False),
+    # ONNX Runtime: a float32 scale s = m/n (or the given scale), x = (i + 0.5f) / s - 0.5f with one float32
+    # rounding per operation; a coordinate within 1e-6 of a half-integer rounds as an exact tie [measured, 1.32]
+    "onnxruntime": (np.float32, np.float32, np.float32, False),
+    # JAX nearest under XLA: the division by the output length is folded into a multiplication by its float32
+    # reciprocal, so step = n * (1/m) in float32, and x = (i + 0.5) * step in float32
+    "xla_float32": (np.float32, np.float64, np.float32, False),
+    # TensorFlow ScaleAndTranslate: inv_scale = 1 / (m/n as float32) as float32, the sample point
+    # (i + 0.5) * inv_scale rounded to float32, and the tap distance (j + 0.5) - sample taken exactly; it
+    # decides whether a tap lands exactly on the support edge of a kernel that is not zero there (gaussian)
+    "tf_scale_and_translate": (np.float32, np.float64, np.float64, False),
+    # Burn cubecl/flex nearest: the exact rational coordinate (integer arithmetic), one correctly rounded
+    # division; falls back to float64 when the step comes from a scale factor
+    "exact": (np.float64, np.float64, np.float64, False),
 }
+
+# transform -> (numerator(i), denominator) of the exact rational coordinate, for the "exact" row
+_EXACT_COORDINATES = {
+    "asymmetric": lambda i, n, m: (i * n, m),
+    "tf_half_pixel_for_nn": lambda i, n, m: ((2 * i + 1) * n, 2 * m),
+    "half_pixel": lambda i, n, m: ((2 * i + 1) * n - m, 2 * m),
+    "pytorch_half_pixel": lambda i, n, m: ((2 * i + 1) * n - m, 2 * m) if m > 1 else (0 * i, 1),
+    "align_corners": lambda i, n, m: (i * (n - 1), m - 1) if m > 1 else (0 * i, 1),
+}
+
+
+def _onnxruntime_coordinates(t, g: Geometry, scale):
+    """ONNX Runtime's ``get_original_coordinate`` (upsamplebase.h), float32 as in its C++."""
+    f32 = np.float32
+    i = np.arange(g.m, dtype=f32)
+    half = f32(0.5)
+    if t.name == "asymmetric":
+        return i / scale
+    if t.name in ("half_pixel", "pytorch_half_pixel"):
+        if t.name == "pytorch_half_pixel" and g.m == 1:
+            return np.zeros(1, f32)
+        return (i + half) / scale - half
+    if t.name == "tf_half_pixel_for_nn":
+        return (i + half) / scale
+    if t.name == "align_corners":
+        return np.zeros(1, f32) if g.m == 1 else (i * f32(g.n - 1)) / f32(g.m - 1)
+    if t.name == "half_pixel_symmetric":
+        adjustment = f32(g.m) / (scale * f32(g.n))
+        offset = (f32(g.n) / f32(2)) * (f32(1) - adjustment)
+        return (np.float64(offset) + (i.astype(np.float64) + 0.5) / np.float64(scale) - 0.5).astype(f32)
+    if t.name == "tf_crop_and_resize":
+        start, end = (f32(v) for v in _roi(g))
+        if g.m == 1:
+            return np.full(1, 0.5 * (float(start) + float(end)) * (g.n - 1), dtype=f32)
+        return start * f32(g.n - 1) + (i * (end - start) * f32(g.n - 1)) / f32(g.m - 1)
+    step = t.step(Geometry(g.n, g.m, g.f, g.roi, f32))
+    return np.asarray(t.coordinate(i, f32(step), Geometry(g.n, g.m, g.f, g.roi, f32)), dtype=f32)
+
+
+def _special_coordinates(t, arithmetic, g: Geometry, step):
+    """Coordinates for the arithmetic rows that are not one formula per sample in a single dtype."""
+    if arithmetic == "incremental":
+        first = t.coordinate(np.zeros(1), np.float64(step), g)
+        increments = np.full(g.m, np.float64(step))
+        increments[0] = first[0]
+        return np.add.accumulate(increments), step
+    if arithmetic == "onnxruntime":
+        scale = np.float32(g.f) if g.f is not None and g.f > 0 else np.float32(g.m) / np.float32(g.n)
+        return _onnxruntime_coordinates(t, g, scale), step
+    if arithmetic == "tf_scale_and_translate":
+        scale = np.float32(g.f) if g.f is not None and g.f > 0 else np.float32(g.m) / np.float32(g.n)
+        inverse = np.float32(1.0 / np.float64(scale))
+        sample = (np.arange(g.m, dtype=np.float32) + np.float32(0.5)) * inverse
+        return sample.astype(np.float64) - 0.5, inverse
+    if arithmetic == "exact":
+        exact = _EXACT_COORDINATES.get(t.name)
+        if exact is not None and not (g.f is not None and g.f > 0):
+            numerator, denominator = exact(np.arange(g.m, dtype=np.int64), g.n, g.m)
+            return numerator / denominator, step
+        return t.coordinate(np.arange(g.m, dtype=np.float64), np.float64(step), g), step
+    # xla_float32
+    if t.step is _step_from_sizes_or_factor and not (g.f is not None and g.f > 0):
+        step = np.float32(g.n) * (np.float32(1.0) / np.float32(g.m))
+    x = t.coordinate(np.arange(g.m, dtype=np.float64), np.float64(step), g)
+    return np.asarray(x, dtype=np.float64).astype(np.float32), step
+
+
+# Rows of ARITHMETIC handled by _special_coordinates, and the tie tolerance some of them round with.
+SPECIAL_ARITHMETIC = ("incremental", "onnxruntime", "xla_float32", "tf_scale_and_translate", "exact")
+TIE_TOLERANCE = {"onnxruntime": 1e-6}
+# Rows whose kernel argument (tap distance / stretch) is computed in float32, as the library does
+FLOAT32_KERNEL_ARGUMENT = ("tf_scale_and_translate",)
 
 
 def source_coordinates(n: int, m: int, transform: str, arithmetic: str = "float64",
@@ -168,6 +258,9 @@ def source_coordinates(n: int, m: int, transform: str, arithmetic: str = "float6
     t = TRANSFORMS[transform]
     step_dtype, dtype, coordinate_dtype, _ = ARITHMETIC[arithmetic]
     step = t.step(Geometry(n, m, f, roi, step_dtype))
+    if arithmetic in SPECIAL_ARITHMETIC:
+        x, step = _special_coordinates(t, arithmetic, Geometry(n, m, f, roi, dtype), step)
+        return np.asarray(x).astype(coordinate_dtype, copy=False), step
     x = t.coordinate(np.arange(m, dtype=dtype), dtype(step), Geometry(n, m, f, roi, dtype))
     return np.asarray(x, dtype=dtype).astype(coordinate_dtype, copy=False), step
 
@@ -180,5 +273,9 @@ def nearest_indices(x: np.ndarray, n: int, rule: str, step: float, arithmetic: s
     ([0, 2, 3], [0, 1, 3])
     """
     narrow = (lambda v: v.astype(np.float32)) if ARITHMETIC[arithmetic][3] else (lambda v: v)
+    tolerance = TIE_TOLERANCE.get(arithmetic)
+    if tolerance is not None:  # snap near-ties to the exact half-integer
+        half = np.floor(x) + x.dtype.type(0.5)
+        x = np.where(np.abs(x.astype(np.float64) - half) <= tolerance, half, x)
     idx = ROUNDING[rule](x, step, narrow)
     return np.clip(idx, 0, n - 1).astype(np.int64)

@@ -64,6 +64,16 @@ def lanczos(radius: int):
     return fn
 
 
+def keys_cubic_table1024(t, a=-0.75):
+    """TensorFlow ``ResizeBicubic``: Keys cubic read from a 1025-entry float32 table, ``|t|`` rounded to 1/1024.
+
+    TF indexes the table with ``lrintf(delta * 1024)`` (round half to even) for the fractional part ``delta``
+    of the source coordinate, so every tap's distance is quantised to a multiple of 1/1024.
+    """
+    q = np.rint(np.abs(t) * 1024.0) / 1024.0
+    return keys_cubic(q, a).astype(np.float32).astype(np.float64)
+
+
 def box(t, a=None):
     """Pillow's BOX: 1 on ``(-1/2, 1/2]``."""
     return np.where((t > -0.5) & (t <= 0.5), 1.0, 0.0)
@@ -100,6 +110,8 @@ KERNELS: dict[str, Kernel] = {
         Kernel("hamming", 1.0, hamming, True, "Pillow HAMMING windowed sinc, radius 1"),
         Kernel("mitchell", 2.0, mitchell, False, "Mitchell-Netravali cubic, B = C = 1/3"),
         Kernel("gaussian", 1.5, gaussian, False, "TensorFlow gaussian, radius 1.5, sigma 0.5"),
+        Kernel("keys_cubic_table1024", 2.0, keys_cubic_table1024, True,
+               "TensorFlow ResizeBicubic: Keys cubic from a float32 table, distances rounded to 1/1024"),
     ]
 }
 
@@ -108,6 +120,8 @@ DISCRETE_KERNELS = {
     "nearest": "one input sample per output sample, chosen by nearest_mode",
     "area": "exact overlap of the output cell with each input cell (OpenCV INTER_AREA, TF, JAX)",
     "adaptive_area": "adaptive average pooling bins (PyTorch 'area')",
+    "opencv_area_upscale": "OpenCV INTER_AREA when some axis grows: two taps at floor(i*step) weighted by the "
+                           "part of the output cell past the next input boundary (exact overlap on growing axes)",
 }
 
 KERNEL_NAMES = tuple(sorted([*KERNELS, *DISCRETE_KERNELS]))

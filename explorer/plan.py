@@ -21,7 +21,7 @@ from functools import lru_cache
 import numpy as np
 
 from .band import Band
-from .coords import nearest_indices, source_coordinates
+from .coords import FLOAT32_KERNEL_ARGUMENT, nearest_indices, source_coordinates
 from .kernels import KERNELS
 from .spec import Spec
 
@@ -76,7 +76,10 @@ def _filter_plan(n, m, spec, scale, roi):
     width = int(np.ceil(2 * support)) + 1
     j = first[:, None] + np.arange(width)[None, :]
     live = j <= x[:, None] + support
-    w = np.where(live, kernel((j - x[:, None]) * (1.0 / stretch), spec.cubic_coeff_a), 0.0)
+    t = (j - x[:, None]) * (1.0 / stretch)
+    if spec.index_arithmetic in FLOAT32_KERNEL_ARGUMENT:
+        t = ((j - x[:, None]).astype(np.float32) * np.float32(1.0 / stretch)).astype(np.float64)
+    w = np.where(live, kernel(t, spec.cubic_coeff_a), 0.0)
     total = w.sum(axis=1, keepdims=True)
     w = np.divide(w, total, out=w, where=total != 0)
     inside = (j >= 0) & (j < n)
@@ -128,10 +131,34 @@ def _adaptive_area_plan(n, m, spec, scale, roi):
     return AxisPlan(n, m, band, (start + end - 1) / 2.0, n / m, None)
 
 
+def _opencv_area_upscale_plan(n, m, spec, scale, roi):
+    """OpenCV INTER_AREA when any axis grows (resizeGeneric in area mode), for one axis.
+
+    ``sx = floor(i * step)``; the weight of ``sx + 1`` is the fractional part of the output cell that lies past
+    input boundary ``sx + 1``, ``fx = (i + 1) - (sx + 1) / step`` (0 when negative), in float32; ``sx`` gets
+    ``1 - fx``.  On a growing axis this is the exact overlap; on a shrinking one it is a two-tap rule.
+    """
+    inverse = float(scale) if scale is not None else m / n  # OpenCV inv_scale: the user's fx or m / n
+    step = 1.0 / inverse
+    i = np.arange(m, dtype=np.float64)
+    sx = np.floor(i * step)
+    fx = ((i + 1) - (sx + 1) * inverse).astype(np.float32)
+    fx = np.where(fx <= 0, np.float32(0), fx - np.floor(fx)).astype(np.float64)
+    last = sx >= n - 1
+    sx = np.where(last, n - 1, sx).astype(np.int64)
+    fx = np.where(last, 0.0, fx)
+    rows = np.repeat(np.arange(m), 2)
+    cols = np.stack([sx, np.minimum(sx + 1, n - 1)], axis=1).ravel()
+    values = np.stack([1.0 - fx, fx], axis=1).ravel()
+    band = Band.from_triplets(rows, cols, values, m, n)
+    return AxisPlan(n, m, band, i * step + 0.5 * step - 0.5, step, None)
+
+
 PLAN_BUILDERS = {
     "nearest": _nearest_plan,
     "area": _area_plan,
     "adaptive_area": _adaptive_area_plan,
+    "opencv_area_upscale": _opencv_area_upscale_plan,
 }
 
 
