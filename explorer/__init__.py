@@ -10,9 +10,13 @@
 
 from ._errors import OutputTooLargeError
 from .apply import resize, resize_backward
+from .compat import backends, check, compare_conventions, diagnose, smoke_matrix, suggest_fixes
 from .coords import ROUNDING, TRANSFORMS, source_coordinates
 from .kernels import KERNEL_NAMES, KERNELS
+from .picker import pick
 from .plan import axis_plan, weights
+from .presets import (equivalent, library_resize, library_resize_backward, library_resize_transpose, preset,
+                      presets)
 from .spec import Spec
 from .torch_api import MODES, InvalidSizeError, interpolate, interpolate_backward, torch_spec
 
@@ -22,4 +26,20 @@ __all__ = [
     "Spec", "resize", "resize_backward", "weights", "axis_plan", "interpolate", "interpolate_backward",
     "torch_spec", "MODES", "KERNELS", "KERNEL_NAMES", "TRANSFORMS", "ROUNDING", "source_coordinates",
     "InvalidSizeError", "OutputTooLargeError",
+    "backends", "check", "suggest_fixes", "compare_conventions", "diagnose", "smoke_matrix",
+    "pick",
+    "preset", "presets", "equivalent", "library_resize", "library_resize_backward", "library_resize_transpose",
 ]
+
+
+def __getattr__(name):
+    """The explorer app and its figures need ipywidgets and matplotlib: imported on first use."""
+    if name in ("explore", "App"):
+        from . import app
+
+        return getattr(app, name)
+    if name in ("views", "plots"):
+        import importlib
+
+        return importlib.import_module(".views", __name__)
+    raise AttributeError(f"module 'explorer' has no attribute {name!r}")

@@ -19,7 +19,8 @@ import numpy as np
 
 from ._errors import choice_error
 from .apply import _as_array, _run, check_memory
-from .plan import axis_plan
+from .band import Band
+from .plan import AxisPlan, axis_plan
 from .spec import Spec
 
 MODES = ("nearest", "nearest-exact", "linear", "bilinear", "bicubic", "trilinear", "area", "lanczos")
@@ -215,7 +216,22 @@ def _resolve(shape, dtype, size, scale_factor, mode, align_corners, recompute_sc
                  "output" if direction == "forward" else "gradient")
     plans = [(2 + k, axis_plan(n, m, spec, f, axis_index=k))
              for k, (n, m, f) in enumerate(zip(spatial, output_size, scales))]
+    if (antialias and direction == "forward" and output_size[-1] == 1
+            and output_size[-2] != spatial[-2]):
+        # The separable AA forward's vertical pass, on an output one pixel wide, applies the weights of
+        # output row 0 to every row (every row repeats row 0); its backward is the true transpose.
+        plans[-2] = (plans[-2][0], _first_row_everywhere(plans[-2][1]))
     return spec, plans
+
+
+def _first_row_everywhere(plan: AxisPlan) -> AxisPlan:
+    band = plan.band
+    taps = np.arange(band.length[0])
+    rows = np.repeat(np.arange(plan.m), len(taps))
+    cols = np.tile(band.start[0] + taps, plan.m)
+    values = np.tile(band.weights[0, :len(taps)], plan.m)
+    return AxisPlan(plan.n, plan.m, Band.from_triplets(rows, cols, values, plan.m, plan.n),
+                    np.full(plan.m, plan.coordinates[0]), plan.step, plan.outside)
 
 
 def _is_integer(x) -> bool:

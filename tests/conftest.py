@@ -6,6 +6,10 @@ import os
 
 import pytest
 
+# --- oracle libraries: JAX on CPU only, TensorFlow quiet (read when they are first imported) -------------
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+
 
 # --- browser tests (marker `browser`) ------------------------------------------------------------------------
 # Skipped when chromium or playwright is missing, unless REQUIRE_BROWSER=1 (CI), where that is an error.

@@ -48,6 +48,8 @@ def _cases(dims: int, seed: int, count: int):
         dict(n=[4] * dims, scale=[2.1] * dims),                   # m == 2n from a factor
         dict(n=[9] * dims, scale=[0.75] * dims),                  # the 0.75x downscale
         dict(n=[6] * dims, scale=[3.0] * dims),
+        dict(n=[6] * dims, size=[4] * (dims - 1) + [1]),         # one pixel wide, height resized
+        dict(n=[5] * dims, size=[1] * (dims - 1) + [3]),         # one pixel high
     ]
     out = list(fixed)
     for _ in range(count):

@@ -1,0 +1,80 @@
+"""The Backends figure is the advisor's answers: explorer.check per mode and use, suggest_fixes measured."""
+
+import numpy as np
+import pytest
+
+pytest.importorskip("matplotlib")
+import matplotlib
+
+matplotlib.use("Agg")
+
+import explorer  # noqa: E402
+from explorer.image_resize import MODES  # noqa: E402
+from explorer.views.backends import (STATUSES, BackendsView, backends_figure, compute_backends,  # noqa: E402
+                                     findings_text)
+
+pytestmark = pytest.mark.skipif(not hasattr(explorer, "check"), reason="the compatibility advisor is missing")
+
+IMAGE = np.random.default_rng(1).random((24, 32, 3)).astype(np.float32)
+SIZES = dict(input_size=(24, 32), output_size=(12, 16))
+
+
+def worst(findings, operations):
+    levels = [f.severity for f in findings if f.operation in operations and f.severity != "info"]
+    return max(levels, key=STATUSES.index, default="ok")
+
+
+@pytest.mark.parametrize("backend,device", [("torch", "mps"), ("torch", "cuda"), ("burn-wgpu", None),
+                                            ("tensorflow", None)])
+def test_every_cell_is_the_worst_finding_of_check(backend, device):
+    data = compute_backends(MODES, backend, device=device, antialias=True, image=IMAGE, scale=0.5)
+    view = BackendsView().update(data)
+    grid = view.images["grid"].get_array()
+    for i, mode in enumerate(MODES):
+        aa = mode in ("bilinear", "bicubic", "lanczos")  # the app's antialias=True where the mode takes it
+        fwd = worst(explorer.check(mode=mode, backend=backend, device=device, antialias=aa, training=False,
+                                   **SIZES), ("forward", "convention", None))
+        bwd = worst(explorer.check(mode=mode, backend=backend, device=device, antialias=aa, training=True,
+                                   **SIZES), ("backward",))
+        if fwd == "error":
+            bwd = "error"
+        assert data.status[(mode, "forward")] == fwd
+        assert data.status[(mode, "backward")] == bwd
+        assert grid[i, data.uses.index("backward")] == STATUSES.index(bwd)
+        assert view.cells[(mode, "backward")].get_text() in "✓!≠✗"
+
+
+def test_lanczos_is_checked_as_the_app_runs_it_antialiased():
+    data = compute_backends(["lanczos"], "torch", device="cpu", antialias=False, image=IMAGE, scale=0.5)
+    assert data.status[("lanczos", "forward")] == "ok"  # PyTorch lanczos requires antialias=True
+
+
+def test_known_gaps_show_up():
+    mps = compute_backends(MODES, "torch", device="mps", antialias=True)
+    assert mps.status[("bicubic", "backward")] == "error"  # AA backward missing on MPS in 2.13
+    assert mps.status[("lanczos", "forward")] == "error"  # lanczos is CPU only
+    cpu = compute_backends(MODES, "torch", device="cpu", antialias=True)
+    assert cpu.status[("bicubic", "backward")] == "ok"
+
+
+def test_findings_and_measured_fixes_of_the_current_mode():
+    data = compute_backends(MODES, "torch", device="mps", antialias=True, mode="bicubic", image=IMAGE,
+                            scale=0.5)
+    x = np.ascontiguousarray(np.moveaxis(IMAGE, 2, 0))[None]
+    direct = explorer.suggest_fixes(x, mode="bicubic", backend="torch", device="mps", antialias=True,
+                                    scale_factor=0.5)
+    assert [str(f) for f in data.fixes] == [str(f) for f in direct]
+    assert any(f.exact for f in data.fixes)
+    text = findings_text(data)
+    assert "error" in text and "fix 1." in text
+
+
+def test_without_training_only_forward_uses_are_shown():
+    data = compute_backends(["nearest"], "torch", training=False)
+    assert "backward" not in data.uses and "forward" in data.uses
+
+
+def test_backends_figure_lists_the_findings():
+    fig = backends_figure(["nearest", "bicubic"], "torch", device="mps", antialias=True, mode="bicubic")
+    texts = " ".join(t.get_text() for t in fig.texts)
+    assert "forward-only on MPS" in texts

@@ -1,0 +1,71 @@
+"""The Libraries figure: each library's output from explorer.library_resize, differences and metrics."""
+
+import numpy as np
+import pytest
+
+pytest.importorskip("matplotlib")
+import matplotlib
+
+matplotlib.use("Agg")
+
+import explorer  # noqa: E402
+from explorer.views.libraries import (LibrariesView, compare_outputs, compute_libraries,  # noqa: E402
+                                      libraries_figure, metrics_rows)
+
+IMAGE = np.random.default_rng(2).random((30, 34, 3)).astype(np.float32)
+
+
+def torch_forward(mode, **kw):
+    x = np.ascontiguousarray(np.moveaxis(IMAGE, 2, 0))[None]
+    return np.moveaxis(explorer.interpolate(x, mode=mode, **kw)[0], 0, 2)
+
+
+def test_compare_outputs_metrics():
+    ref = np.zeros((4, 4, 1))
+    y = ref.copy()
+    y[0, 0, 0] = 0.4
+    m = compare_outputs(ref, y, np.ones(3), np.array([1.0, 1.0, -1.0]))
+    assert m["max_abs"] == pytest.approx(0.4)
+    assert m["rmse"] == pytest.approx(0.1)
+    assert m["psnr"] == pytest.approx(20.0)
+    assert m["changed"] == pytest.approx(1 / 16)
+    assert m["grad_cosine"] == pytest.approx(1 / 3)
+    assert compare_outputs(ref, ref)["psnr"] == np.inf
+    assert np.isnan(compare_outputs(ref, np.zeros((3, 3, 1)))["rmse"])
+
+
+def test_the_torch_row_is_the_torch_engine_and_the_reference():
+    data = compute_libraries(IMAGE, "bicubic", ["torch"], scale=0.37)  # the same size for every library
+    np.testing.assert_array_equal(data.outputs["torch"], torch_forward("bicubic", size=(11, 12)))
+    data = compute_libraries(IMAGE, "bicubic", ["torch"], scale=0.5)
+    assert data.reference == "torch"
+    assert data.metrics["torch"]["psnr"] == np.inf
+    assert data.metrics["torch"]["grad_cosine"] == pytest.approx(1.0)
+    view = LibrariesView().update(data)
+    np.testing.assert_array_equal(view.images["output:torch"].get_array(),
+                                  np.clip(torch_forward("bicubic", scale_factor=0.5), 0, 1))
+
+
+def test_other_libraries_come_from_library_resize():
+    libs = ["torch", "tensorflow", "opencv", "jax"]
+    data = compute_libraries(IMAGE, "bicubic", libs, size=(15, 17))
+    view = LibrariesView(table=True).update(data)
+    options = {"tensorflow": {"antialias": False}, "opencv": {}, "jax": {"antialias": False}}
+    for lib in libs[1:]:
+        expected = explorer.library_resize(IMAGE, size=(15, 17), library=lib, mode="bicubic", axes=(0, 1),
+                                           **options[lib])
+        np.testing.assert_allclose(data.outputs[lib], expected)
+        d = (np.asarray(expected, np.float64) - data.outputs["torch"]).mean(axis=2)
+        np.testing.assert_allclose(view.images[f"diff:{lib}"].get_array(), d, atol=1e-5)
+    # the same options for every library: JAX's own default (antialias=True) is not what the others run
+    jax_default = explorer.library_resize(IMAGE, size=(15, 17), library="jax", mode="bicubic", axes=(0, 1))
+    assert not np.allclose(data.outputs["jax"], jax_default)
+    assert isinstance(data.grads["opencv"], NotImplementedError)  # OpenCV has no gradient
+    assert np.isnan(data.metrics["opencv"]["grad_cosine"])
+    # OpenCV INTER_CUBIC is PyTorch bicubic (conventions.md 7.6): identical up to float rounding
+    assert data.metrics["opencv"]["max_abs"] < 1e-5
+
+
+def test_libraries_figure_has_a_table():
+    fig = libraries_figure(IMAGE, "nearest", ["torch"], scale=0.5)
+    assert any(ax.tables for ax in fig.axes)
