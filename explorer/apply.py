@@ -324,12 +324,17 @@ def resize_backward(grad, input_shape, size, spec: Spec | None = None, axes=None
     if len(input_shape) != grad.ndim:
         raise ValueError(f"grad has {grad.ndim} dimensions but input_shape {input_shape} has {len(input_shape)}")
     plans = plans_for(input_shape, size, spec, axes, scale_factor, grad.dtype.itemsize, backward=True)
+    return run_backward(grad, input_shape, plans, spec, out, f"resizing to size {tuple(normalise_size(size))}")
+
+
+def run_backward(grad, input_shape, plans, spec, out=None, what="the resize"):
+    """``W.T @ grad`` for the plans of an input of ``input_shape``: checks the gradient's shape, and gives
+    outputs set to the extrapolation value (which do not depend on the input) no gradient."""
     expected = list(input_shape)
     for axis, plan in plans:
         expected[axis] = plan.m
     if tuple(expected) != grad.shape:
-        raise ValueError(f"grad has shape {grad.shape} but resizing {input_shape} to size "
-                         f"{tuple(normalise_size(size))} gives {tuple(expected)}")
+        raise ValueError(f"grad has shape {grad.shape} but {what} maps {tuple(input_shape)} to {tuple(expected)}")
     if any(p.outside is not None for _, p in plans):
         grad = grad.copy()
         for axis, plan in plans:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import explorer
 from explorer import Spec
-from explorer.coords import ROUNDING, TRANSFORMS
+from explorer.coords import ARITHMETIC, ROUNDING, TRANSFORMS
 from explorer.kernels import KERNEL_NAMES, KERNELS
 
 SETTINGS = settings(max_examples=int(__import__("os").environ.get("EXPLORER_HYPOTHESIS_EXAMPLES", 150)), deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -37,7 +37,7 @@ def specs(draw):
         antialias=draw(st.booleans()),
         extrapolation_value=draw(st.sampled_from([0.0, -1.5])),
         roi=roi,
-        index_arithmetic=draw(st.sampled_from(["float64", "float32", "float32_scale", "float64_floorf"])),
+        index_arithmetic=draw(st.sampled_from(sorted(ARITHMETIC))),
     )
 
 

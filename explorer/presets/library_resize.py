@@ -15,7 +15,7 @@ import numbers
 
 import numpy as np
 
-from ..apply import _as_array, _run, normalise_axes, normalise_size
+from ..apply import _as_array, _run, normalise_axes, normalise_size, run_backward
 from ..plan import axis_plan
 from ..torch_api import _resolve, interpolate, interpolate_backward
 from . import fixed_point
@@ -227,19 +227,7 @@ def _transpose(grad, input_shape, size, lib, native, opts, axes, scale_factor):
     if lib.id == "torch":
         return _torch_call(grad, size, axes, scale_factor, native, opts, backward_shape=input_shape)
     spec, _, plans, _ = _plans(lib, native, opts, input_shape, size, axes, scale_factor)
-    expected = list(input_shape)
-    for axis, plan in plans:
-        expected[axis] = plan.m
-    if tuple(expected) != grad.shape:
-        raise ValueError(f"grad has shape {grad.shape} but {lib.id} {native} maps {input_shape} to {tuple(expected)}")
-    if any(p.outside is not None for _, p in plans):
-        grad = grad.copy()
-        for axis, plan in plans:
-            if plan.outside is not None:
-                index = [slice(None)] * grad.ndim
-                index[axis] = np.nonzero(plan.outside)[0]
-                grad[tuple(index)] = 0
-    return _run(grad, plans, spec, transpose=True, out=None)
+    return run_backward(grad, input_shape, plans, spec, what=f"{lib.id} {native}")
 
 
 def library_resize_backward(grad, input_shape, size=None, library=None, mode=None, axes=None, scale_factor=None,
