@@ -16,6 +16,7 @@ from typing import Sequence
 import numpy as np
 
 from ._errors import OutputTooLargeError
+from .band import Band
 from .plan import AxisPlan, axis_plan
 from .spec import Spec
 
@@ -183,7 +184,13 @@ def _intermediate(shape, dtype, slot: int) -> np.ndarray:
 
 def contract(x: np.ndarray, plans: list[tuple[int, AxisPlan]], transpose: bool = False,
              out: np.ndarray | None = None, extrapolation_value: float = 0.0) -> np.ndarray:
-    """Apply the band of each (axis, plan) to ``x`` (or its transpose); skips identity axes."""
+    """Apply the band of each (axis, plan) to ``x`` (or its transpose); skips identity axes.
+
+    Non-finite values: a dense block product would spread a NaN to every output of its block, so when the
+    input holds NaN or infinity the bands are applied tap by tap (:meth:`Band.apply_taps`), and NaN reaches
+    exactly the outputs whose taps read it, as in the libraries.  The check reads the smaller of the input
+    and the output: a fast result that is finite everywhere is exact (the blocks read every tap's input).
+    """
     steps = {}
     sizes = []
     for axis, plan in plans:
@@ -191,13 +198,36 @@ def contract(x: np.ndarray, plans: list[tuple[int, AxisPlan]], transpose: bool =
             continue
         steps[axis] = plan.band.T if transpose else plan.band
         sizes.append((axis, _TransposedView(plan) if transpose else plan))
-    ordered = _order(sizes, x.ndim)
+    ordered = [axis for axis, _ in _order(sizes, x.ndim)]
     if steps and all(b.gather_slice is not None or b.scatter_slice is not None for b in steps.values()):
-        return _strided(x, steps, out)
-    finite = None
+        result = _strided(x, steps, out)
+    elif all(b.one_hot_index is not None for b in steps.values()):
+        result = _passes(x, ordered, steps, out, exact=False)  # gathers: NaN goes where it is copied
+    else:
+        shape = list(x.shape)
+        for axis, band in steps.items():
+            shape[axis] = band.rows
+        if math.prod(shape) < x.size:
+            with np.errstate(invalid="ignore", over="ignore"):  # the exact pass reports what it must
+                result = _passes(x, ordered, steps, out, exact=False)
+                finite = np.isfinite(np.add.reduce(result, axis=None))
+            if not finite:
+                result = _passes(x, ordered, steps, out, exact=True)
+        else:
+            exact = not np.isfinite(np.add.reduce(x, axis=None))
+            result = _passes(x, ordered, steps, out, exact=exact)
+    if not transpose:
+        _fill_outside(result, plans, extrapolation_value)
+    return result
+
+
+def _passes(x, ordered, steps, out, exact: bool):
+    """The axis passes in order (tiled when that pays); ``exact``: tap by tap."""
+    if not exact and _tileable(x, ordered, steps):
+        return _tiled(x, steps[x.ndim - 2], steps[x.ndim - 1], out)
     current = x
     with _blas_threads():
-        for k, (axis, _) in enumerate(ordered):
+        for k, axis in enumerate(ordered):
             band = steps[axis]
             shape = list(current.shape)
             shape[axis] = band.rows
@@ -205,9 +235,7 @@ def contract(x: np.ndarray, plans: list[tuple[int, AxisPlan]], transpose: bool =
             post = math.prod(current.shape[axis + 1:])
             x3 = current.reshape(pre, band.cols, post)
             last = k == len(ordered) - 1
-            if band.one_hot_index is None and finite is None:
-                finite = bool(np.isfinite(np.add.reduce(x, axis=None)))
-            if band.one_hot_index is None and not finite:
+            if exact and band.one_hot_index is None:
                 target = out if (last and out is not None) else np.empty(shape, dtype=current.dtype)
                 band.apply_taps(x3, target.reshape(pre, band.rows, post))
             else:
@@ -220,14 +248,48 @@ def contract(x: np.ndarray, plans: list[tuple[int, AxisPlan]], transpose: bool =
                 result = band.apply(x3, None if target is None else target.reshape(pre, band.rows, post))
                 target = result.reshape(shape)
             current = target
-        if not transpose:
-            _fill_outside(current, plans, extrapolation_value)
     if out is not None and current is not out:
         out[...] = current
         current = out
     if current is x:
         current = x.copy()
     return current
+
+
+#: A two-pass resize whose first pass shrinks the rows of planes larger than this (bytes) runs in tiles
+#: of output rows: the intermediate is a tile, not a whole plane, and stays in cache.
+TILE_PLANE_BYTES = 4 * 2**20
+TILE_BYTES = 2**20
+
+
+def _tileable(x, ordered, steps) -> bool:
+    if len(ordered) != 2 or x.ndim < 2 or list(ordered) != [x.ndim - 2, x.ndim - 1]:
+        return False
+    rows, cols = steps[x.ndim - 2], steps[x.ndim - 1]
+    if rows.one_hot_index is not None or cols.one_hot_index is not None or rows.scatter_slice is not None:
+        return False
+    return x.shape[-2] * x.shape[-1] * x.dtype.itemsize >= TILE_PLANE_BYTES
+
+
+def _tiled(x, rows: Band, cols: Band, out):
+    """Rows pass then last-axis pass, one tile of output rows at a time, plane by plane."""
+    n_rows, n_cols = x.shape[-2:]
+    shape = x.shape[:-2] + (rows.rows, cols.rows)
+    result = out if out is not None and out.flags.c_contiguous else np.empty(shape, x.dtype)
+    planes = x.reshape(-1, n_rows, n_cols)
+    targets = result.reshape(-1, rows.rows, cols.rows)
+    chunk = max(8, TILE_BYTES // (n_cols * x.dtype.itemsize) // 8 * 8)
+    with _blas_threads():
+        for p in range(planes.shape[0]):
+            for a in range(0, rows.rows, chunk):
+                b = min(a + chunk, rows.rows)
+                tile = _intermediate((1, b - a, n_cols), x.dtype, 0)
+                rows.row_slice(a, b).apply(planes[p:p + 1], tile)
+                cols.apply(tile.reshape(b - a, n_cols, 1), targets[p, a:b].reshape(b - a, cols.rows, 1))
+    if out is not None and result is not out:
+        out[...] = result
+        return out
+    return result
 
 
 def _strided(x, steps, out):

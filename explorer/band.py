@@ -103,6 +103,13 @@ class Band:
             return self.start
         return None
 
+    def row_slice(self, a: int, b: int) -> "Band":
+        """Rows ``a:b`` as a band of their own (cached: tiled contractions reuse them)."""
+        cache = self.__dict__.setdefault("_row_slices", {})
+        if (a, b) not in cache:
+            cache[(a, b)] = Band(b - a, self.cols, self.start[a:b], self.weights[a:b], self.length[a:b])
+        return cache[(a, b)]
+
     @cached_property
     def is_identity(self) -> bool:
         return (self.rows == self.cols and self.one_hot_index is not None

@@ -23,7 +23,9 @@ Not modelled: Pillow ``box``/``reducing_gap`` and premultiplied alpha (LA/RGBA),
 ``preserve_aspect_ratio``, JAX ``scale_and_translate``, ONNX ``axes``; TensorFlow returns float32 for float64
 input where the explorer keeps float64.  TensorFlow/JAX Lanczos set the kernel to 1 for ``|t| <= 1e-3``
 (weights differ by < 2e-6).  Burn was read, not run.  PyTorch 2.13's antialiased and uint8 CPU kernels give
-wrong values when the output width is 1; the explorer returns the intended result there.
+wrong values when the output width is 1 and the height changes: every row repeats row 0.  The explorer
+reproduces that for float input (``explorer.interpolate``; the backward is the true transpose, as in
+PyTorch) and returns the intended result for uint8.
 
 >>> from explorer.presets import equivalent, preset, presets
 >>> preset("pillow", "BILINEAR")
@@ -42,9 +44,10 @@ from .equivalence import equivalent, weight_difference
 from .library_resize import (NoGradientError, library_resize, library_resize_backward,
                              library_resize_transpose)
 from .registry import Preset, all_libraries, library, resolve
+from .table import conventions_table
 
 __all__ = ["preset", "presets", "equivalent", "weight_difference", "library_resize", "library_resize_backward",
-           "library_resize_transpose", "NoGradientError", "Preset", "library"]
+           "library_resize_transpose", "NoGradientError", "Preset", "library", "conventions_table"]
 
 
 def preset(library: str, mode: str, **options) -> Spec:
