@@ -75,6 +75,18 @@ _GENERIC = {
 }
 
 
+def generic_family(name: str) -> str | None:
+    """The family a generic mode spelling names ('bilinear', 'nearest_exact', 'lanczos'; library prefixes such
+    as ``INTER_`` are ignored), or None for a name that is only one library's.
+
+    >>> generic_family("Nearest-Exact"), generic_family("INTER_CUBIC"), generic_family("INTER_NEAREST_EXACT")
+    ('nearest-exact', 'cubic', 'nearest-exact')
+    >>> generic_family("NEAREST"), generic_family("cubic-pytorch"), generic_family("BILINEAR_AA") is None
+    ('nearest', 'cubic', True)
+    """
+    return _GENERIC.get(spelling_key(name))
+
+
 def spelling_key(name: str) -> str:
     """Case, separators and library prefixes removed: 'INTER_NEAREST_EXACT' and 'NearestExact' agree.
 
@@ -107,7 +119,7 @@ def library_mode(library: str, name: str) -> str:
     for native in modes:
         if spelling_key(native) == key:
             return native
-    family = _GENERIC.get(key)
+    family = generic_family(name)
     if family is not None:
         matches = [native for native, fam in modes.items() if fam == family]
         if matches:
@@ -119,7 +131,7 @@ def mode_family(library: str | None, name: str) -> str:
     """The family of a mode: what it computes, whatever the library calls it."""
     if library is not None:
         return LIBRARY_MODES[library_id(library)][library_mode(library, name)]
-    key = spelling_key(name)
-    if key in _GENERIC:
-        return _GENERIC[key]
+    family = generic_family(name)
+    if family is not None:
+        return family
     raise choice_error("mode", name, sorted(FAMILIES))

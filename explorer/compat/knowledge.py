@@ -118,7 +118,7 @@ class ModeUnavailable(ValueError):
 
 def _family_or_raise(mode: str, table: dict) -> str:
     key = names.spelling_key(mode)
-    family = names._GENERIC.get(key)
+    family = names.generic_family(mode)
     if family is None:
         for lib_modes in names.LIBRARY_MODES.values():
             for native, fam in lib_modes.items():

@@ -70,13 +70,13 @@ def scale_text(spatial, out) -> str:
 
 def compare(y_ref, y, g_ref=None, g=None) -> dict:
     """Difference metrics of an output (and a gradient) against the reference's."""
+    tol = _tolerance(y_ref)  # in the reference's own dtype
     y_ref = np.asarray(y_ref, np.float64)
     y = np.asarray(y, np.float64)
     if y.shape != y_ref.shape:
         raise ValueError(f"output shapes differ: {y.shape} vs reference {y_ref.shape}")
     d = np.abs(y - y_ref)
     peak = float(np.max(y_ref) - np.min(y_ref)) if y_ref.size else 0.0
-    tol = _tolerance(y_ref)
     max_abs = float(d.max()) if d.size else 0.0
     rmse = float(np.sqrt(np.mean(d * d))) if d.size else 0.0
     out = {"output_max_abs": max_abs, "output_rmse": rmse,

@@ -39,6 +39,15 @@ _FILTERS = {
 }
 
 
+def forward_backends(mode: str) -> tuple[str, ...]:
+    """The Burn backends (of :data:`BACKENDS`) that run ``mode`` forward, in that order.
+
+    >>> forward_backends("NearestExact"), forward_backends("Lanczos3")
+    (('cubecl',), ('flex', 'ndarray', 'cubecl'))
+    """
+    return tuple(b for b in BACKENDS if mode in _FORWARD[b])
+
+
 class Burn(Library):
     id = "burn"
     title = "Burn interpolate"
@@ -52,9 +61,8 @@ class Burn(Library):
     def validate(self, mode, options):
         backend = options["backend"]
         if mode not in _FORWARD[backend]:
-            runs = [b for b in BACKENDS if mode in _FORWARD[b]]
             raise ValueError(f"Burn's {backend} backend has no {mode} forward (it panics); backends that run it: "
-                             f"{', '.join(runs)}")
+                             f"{', '.join(forward_backends(mode))}")
 
     def spec(self, mode, options):
         arithmetic = _NEAREST_ARITHMETIC[options["backend"]]

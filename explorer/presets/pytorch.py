@@ -10,8 +10,8 @@ from __future__ import annotations
 from ..torch_api import torch_spec
 from .registry import Library, Option, register
 
-_AC_MODES = ("linear", "bilinear", "bicubic", "trilinear")
-_AA_MODES = ("bilinear", "bicubic", "lanczos")
+ALIGN_CORNERS_MODES = ("linear", "bilinear", "bicubic", "trilinear")
+ANTIALIAS_MODES = ("bilinear", "bicubic", "lanczos")
 
 
 class PyTorch(Library):
@@ -26,10 +26,10 @@ class PyTorch(Library):
     gradient_modes = None  # every mode has a backward kernel on CPU
 
     def validate(self, mode, options):
-        if mode not in _AC_MODES and options["align_corners"] is not None:
+        if mode not in ALIGN_CORNERS_MODES and options["align_corners"] is not None:
             raise ValueError("align_corners option can only be set with the interpolating modes: "
                              "linear | bilinear | bicubic | trilinear")
-        if options["antialias"] and mode not in _AA_MODES:
+        if options["antialias"] and mode not in ANTIALIAS_MODES:
             raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and "
                              "requires a 4-D tensor as input")
         if mode == "lanczos":
@@ -48,7 +48,7 @@ class PyTorch(Library):
                 out.append((mode, {"antialias": True}, "Lanczos-3, antialiased (PIL LANCZOS)"))
                 continue
             out.append((mode, {}, ""))
-            if mode in _AC_MODES:
+            if mode in ALIGN_CORNERS_MODES:
                 out.append((mode, {"align_corners": True}, ""))
             if mode in ("bilinear", "bicubic"):
                 out.append((mode, {"antialias": True}, ""))
