@@ -4,12 +4,14 @@
     python benchmarks/bench_resize.py --quick         # W1 and W3 only
     python benchmarks/bench_resize.py --markdown      # the table for the README
 
-Everything runs single-threaded, and is timed by this process's CPU time (``--wall`` for the wall clock),
+Everything runs single-threaded, and is timed by the CPU time of the calling thread (``--wall`` for the wall clock),
 which other processes on a shared machine disturb far less: ``torch.set_num_threads(1)``, numpy's BLAS held to one thread by explorer
 (``explorer.apply.BLAS_THREADS``), OpenCV ``cv2.setNumThreads(1)``.  Timings are medians of interleaved
 repetitions; ratios (explorer / torch) are taken within the same run, which is what to trust on a noisy
-machine.  Plans are warmed first: a repeated call pays only the contraction.  OpenCV and Pillow are timed on
-arrays already in their layout (HWC / one 'F' image per channel); the NCHW<->HWC conversion is not counted.
+machine.  Every call runs after the others in each repetition (interleaved), so each meets the caches the
+others leave behind, as in a real pipeline.  Plans are warmed first: a repeated call pays only the
+contraction.  OpenCV and Pillow are timed on arrays already in their layout (HWC / one 'F' image per channel);
+the NCHW<->HWC conversion is not counted.
 Peak memory is numpy's peak allocation during one explorer call (tracemalloc), as a multiple of the output.
 """
 
@@ -51,7 +53,7 @@ PIL_FILTERS = {"nearest-exact": "NEAREST", "bilinear+aa": "BILINEAR", "bicubic+a
                "lanczos+aa": "LANCZOS"}
 
 
-CLOCK = time.process_time  # CPU time of this process: robust when other processes share the cores
+CLOCK = time.thread_time  # CPU time of this thread: robust when other processes share the cores
 
 
 def _median_time(fn, repeat):
@@ -118,35 +120,35 @@ def run(workloads, repeat, modes):
             xr = xt.clone().requires_grad_(True)
             yt = F.interpolate(xr, **kw)
 
-            fwd = {"explorer": [], "torch": []}
-            bwd = {"explorer": [], "torch": []}
-            for _ in range(repeat):
-                fwd["explorer"].append(_median_time(lambda: explorer.interpolate(x, **kw), 1))
-                fwd["torch"].append(_median_time(lambda: F.interpolate(xt, **kw), 1))
-                bwd["explorer"].append(_median_time(lambda: explorer.interpolate_backward(g, shape, **kw), 1))
-                bwd["torch"].append(_median_time(
-                    lambda: torch.autograd.grad(yt, xr, gt, retain_graph=True), 1))
-            row = dict(workload=name, mode=label,
-                       fwd_ms=1e3 * statistics.median(fwd["explorer"]),
-                       torch_fwd_ms=1e3 * statistics.median(fwd["torch"]),
-                       bwd_ms=1e3 * statistics.median(bwd["explorer"]),
-                       torch_bwd_ms=1e3 * statistics.median(bwd["torch"]))
-            row["fwd_ratio"] = row["fwd_ms"] / row["torch_fwd_ms"]
-            row["bwd_ratio"] = row["bwd_ms"] / row["torch_bwd_ms"]
-            row["peak_extra"] = _peak_memory(lambda: explorer.interpolate(x, **kw), out_bytes)
-            row["bwd_peak_extra"] = _peak_memory(lambda: explorer.interpolate_backward(g, shape, **kw),
-                                                 int(np.prod(shape)) * 4)
+            calls = {
+                "fwd": lambda: explorer.interpolate(x, **kw),
+                "torch_fwd": lambda: F.interpolate(xt, **kw),
+                "bwd": lambda: explorer.interpolate_backward(g, shape, **kw),
+                "torch_bwd": lambda: torch.autograd.grad(yt, xr, gt, retain_graph=True),
+            }
             if cv2 is not None and hwc is not None and mode in CV2_FLAGS and not (
                     opts.get("antialias") and mode != "lanczos"):
                 flag = getattr(cv2, CV2_FLAGS[mode])
-                t = _median_time(lambda: cv2.resize(hwc, (size[1], size[0]), interpolation=flag), repeat)
-                row["opencv_ms"] = 1e3 * t
-                row["opencv"] = CV2_FLAGS[mode]
+                calls["opencv"] = lambda: cv2.resize(hwc, (size[1], size[0]), interpolation=flag)
             if Image is not None and label in PIL_FILTERS and shape[0] * shape[1] <= 4:
                 flt = getattr(Image.Resampling, PIL_FILTERS[label])
                 planes = [Image.fromarray(x[0, c]) for c in range(shape[1])]
-                t = _median_time(lambda: [p.resize((size[1], size[0]), flt) for p in planes], max(1, repeat // 2))
-                row["pillow_ms"] = 1e3 * t
+                calls["pillow"] = lambda: [p.resize((size[1], size[0]), flt) for p in planes]
+            # interleaved: every library runs after the others, with the caches they leave behind
+            times = {key: [] for key in calls}
+            for _ in range(repeat):
+                for key, call in calls.items():
+                    times[key].append(_median_time(call, 1))
+            row = dict(workload=name, mode=label)
+            for key, values in times.items():
+                row[f"{key}_ms"] = 1e3 * statistics.median(values)
+            row["fwd_ratio"] = row["fwd_ms"] / row["torch_fwd_ms"]
+            row["bwd_ratio"] = row["bwd_ms"] / row["torch_bwd_ms"]
+            if "opencv_ms" in row:
+                row["opencv"] = CV2_FLAGS[mode]
+            row["peak_extra"] = _peak_memory(lambda: explorer.interpolate(x, **kw), out_bytes)
+            row["bwd_peak_extra"] = _peak_memory(lambda: explorer.interpolate_backward(g, shape, **kw),
+                                                 int(np.prod(shape)) * 4)
             rows.append(row)
             print(_format_row(row), flush=True)
     return rows
@@ -184,7 +186,7 @@ def main(argv=None):
     parser.add_argument("--mode", action="append", help="mode label, e.g. bicubic or bilinear+aa (repeatable)")
     parser.add_argument("--markdown", action="store_true", help="print a markdown table at the end")
     parser.add_argument("--wall", action="store_true",
-                        help="time with the wall clock instead of this process's CPU time")
+                        help="time with the wall clock instead of the thread's CPU time")
     args = parser.parse_args(argv)
     if args.wall:
         global CLOCK
