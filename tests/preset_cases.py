@@ -7,7 +7,7 @@ import zlib
 import numpy as np
 
 # Fixed 2-D cases every grid includes: non-integer up and down, output length 1, input length 1, an exact 2x
-# reduction, an identity axis, and the 4x4 -> 3x3 case of conventions.md §9.1.
+# reduction, an identity axis, and the 4x4 -> 3x3 reference case (arange(16)).
 FIXED_2D = [(4, 4, 3, 3), (5, 8, 8, 5), (7, 9, 1, 1), (1, 6, 4, 1), (12, 10, 6, 5), (9, 13, 9, 20), (3, 17, 11, 4)]
 
 

@@ -1,5 +1,5 @@
-"""The exact values measured from the real libraries (conventions reference, section 9), one test per
-convention, computed by the engine from a Spec alone."""
+"""The exact values measured from the real libraries (PyTorch, TensorFlow, JAX, ONNX Runtime, OpenCV,
+Pillow), one test per convention, computed by the engine from a Spec alone."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Library presets without the libraries: names, options, errors, the equivalence classes of conventions.md §8
-and the published test vectors of conventions.md §9 (the only hard-coded expected numbers here)."""
+"""Library presets without the libraries: names, options, errors, the measured equivalence classes
+between libraries and the exact values measured from them (the only hard-coded expected numbers here)."""
 
 from __future__ import annotations
 
@@ -93,7 +93,7 @@ def test_option_defaults_follow_each_library():
     assert preset("pillow", "BILINEAR").antialias  # Pillow always filters when shrinking
 
 
-# ------------------------------------------------------------------------------------------------ conventions.md §8
+# ------------------------------------------------------------------------------------------------ equivalence classes
 
 SIZE_PAIRS = [(4, 3), (17, 5), (9, 13), (5, 8), (13, 4), (23, 7)]
 
@@ -168,7 +168,7 @@ def test_equivalent_checks_its_arguments_and_extrapolation():
     assert equivalent(crop, crop, 4, 3)
 
 
-# ------------------------------------------------------------------------------------------------ conventions.md §9
+# ------------------------------------------------------------------------------------------------ measured values
 
 E1 = np.arange(16, dtype=np.float64).reshape(4, 4)
 

@@ -62,7 +62,7 @@ def test_other_libraries_come_from_library_resize():
     assert not np.allclose(data.outputs["jax"], jax_default)
     assert isinstance(data.grads["opencv"], NotImplementedError)  # OpenCV has no gradient
     assert np.isnan(data.metrics["opencv"]["grad_cosine"])
-    # OpenCV INTER_CUBIC is PyTorch bicubic (conventions.md 7.6): identical up to float rounding
+    # OpenCV INTER_CUBIC is PyTorch bicubic (both: Keys a=-0.75, half-pixel, clamped border): identical up to float rounding
     assert data.metrics["opencv"]["max_abs"] < 1e-5
 
 

@@ -33,7 +33,7 @@ def equivalent(spec_a: Spec, spec_b: Spec, n_in: int, n_out: int, scale: float |
     """True when the two specs give the same weights (within ``atol``) resizing ``n_in`` to ``n_out``.
 
     ``scale`` is a user scale factor (output/input) when the kernels step by it rather than by the sizes.
-    The default ``atol`` counts float32 coordinate rounding (a few 1e-6) as agreement, as conventions.md §8
+    The default ``atol`` counts float32 coordinate rounding (a few 1e-6) as agreement, as the measured cross-library equivalences do
     does; ``atol=0`` asks for identical weights.  A nearest rule that picks another index differs by 1, and
     TensorFlow's table bicubic differs from exact Keys by about 1e-3.
     """
