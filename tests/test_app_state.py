@@ -69,8 +69,6 @@ def test_scale_and_size_exclude_each_other():
 
 def test_a_new_backend_resets_its_version_and_device_unless_given():
     s = State()
-    if not s.backends:
-        pytest.skip("the compatibility advisor is missing")
     s.apply(s.validate({"device": "mps"}))
     s.apply(s.validate({"backend": "burn-wgpu"}))
     assert s["device"] is None and s["version"] is None

@@ -246,7 +246,6 @@ def test_libraries_tab(app):
     assert app.tabs["libraries"].data.grads["torch"] is None
 
 
-@pytest.mark.skipif(not hasattr(explorer, "check"), reason="the compatibility advisor is missing")
 def test_backends_versions_devices_and_training(app):
     from explorer.views.backends import STATUSES
 

@@ -100,8 +100,6 @@ def test_tabs_refresh_lazily_when_opened(app):
 
 
 def test_backend_changes_update_version_and_device_choices(app):
-    if not app.state.backends:
-        pytest.skip("the compatibility advisor is missing")
     app.set(tab="backends")
     app.controls["backend"].widget.value = "burn-wgpu"
     versions = list(app.controls["version"].widget.options)
@@ -166,8 +164,6 @@ def test_exports(app, tmp_path):
 
 
 def test_fix_code_export():
-    if not hasattr(explorer, "check"):
-        pytest.skip("the compatibility advisor is missing")
     app = App(IMAGE, display="image", backend="torch", device="mps", mode="bicubic", antialias=True)
     code = app.fix_code()
     assert "PYTORCH_ENABLE_MPS_FALLBACK=1" in code

@@ -13,7 +13,6 @@ from explorer.image_resize import MODES  # noqa: E402
 from explorer.views.backends import (STATUSES, BackendsView, backends_figure, compute_backends,  # noqa: E402
                                      findings_text)
 
-pytestmark = pytest.mark.skipif(not hasattr(explorer, "check"), reason="the compatibility advisor is missing")
 
 IMAGE = np.random.default_rng(1).random((24, 32, 3)).astype(np.float32)
 SIZES = dict(input_size=(24, 32), output_size=(12, 16))

@@ -69,3 +69,14 @@ def test_other_libraries_come_from_library_resize():
 def test_libraries_figure_has_a_table():
     fig = libraries_figure(IMAGE, "nearest", ["torch"], scale=0.5)
     assert any(ax.tables for ax in fig.axes)
+
+
+def test_metrics_rows_report_the_computed_metrics_and_library_errors():
+    data = compute_libraries(IMAGE, "bicubic", ["torch", "opencv", "pillow"], scale=0.5)
+    rows = metrics_rows(data)
+    assert rows[0][0] == "library" and [r[0] for r in rows[1:]] == ["torch", "opencv", "pillow"]
+    for row in rows[1:]:
+        m = data.metrics[row[0]]
+        assert row[2] == format(m["max_abs"], ".3g") and row[3] == format(m["rmse"], ".3g")
+    data.outputs["pillow"] = ValueError("pillow: something went wrong")
+    assert metrics_rows(data)[3][:2] == ["pillow", "error"]

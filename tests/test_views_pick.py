@@ -50,7 +50,6 @@ def test_label_masks_only_take_modes_that_copy_values():
     assert all(c.excluded for c in p.ranking if c.mode not in ("nearest", "nearest-exact"))
 
 
-@pytest.mark.skipif(not hasattr(explorer, "check"), reason="the compatibility advisor is missing")
 def test_backends_that_cannot_train_a_mode_exclude_it():
     p = explorer.pick(zone_plate(64), scale=0.5, targets=("burn-wgpu",), training=True)
     assert p.winner.mode in ("nearest", "nearest-exact")

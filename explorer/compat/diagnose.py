@@ -14,7 +14,7 @@ import difflib
 import re
 from dataclasses import dataclass, field
 
-from .findings import Finding, findings_for, make_fix
+from .findings import Finding, make_fix
 from .knowledge import Record, load
 from .setup import Setup
 
