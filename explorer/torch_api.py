@@ -39,6 +39,7 @@ _MODE_TABLE = {
 }
 _RANK = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5, "lanczos": 4}
 _ANTIALIAS_MODES = ("bilinear", "bicubic", "lanczos")
+UINT8_MODES = ("bilinear", "bicubic", "lanczos")  # interpolating modes PyTorch computes on uint8 (CPU)
 
 
 def torch_spec(mode: str, align_corners: bool = False, antialias: bool = False, dtype=np.float32,
@@ -259,12 +260,12 @@ def _check_dtype(dtype, mode, antialias, direction):
     if dtype == np.uint8:
         if mode in ("nearest", "nearest-exact"):
             return
+        if mode in UINT8_MODES:
+            return  # PyTorch's int16 fixed-point kernels, reproduced in explorer.presets.fixed_point
         if mode == "area":
             raise NotImplementedError("\"adaptive_avg_pool2d\" not implemented for 'Byte'")
-        raise NotImplementedError(
-            f"uint8 {mode} is computed by PyTorch with int16 fixed-point weights, which this function does "
-            "not reproduce; convert with x.astype(np.float32) (PyTorch's uint8 result is within 1 of the "
-            "rounded float result)")
+        raise NotImplementedError(f'"compute_indices_weights_linear" not implemented for \'Byte\' '
+                                  f"(PyTorch has no uint8 {mode} kernel; convert with x.astype(np.float32))")
     raise NotImplementedError(f'"{mode}" not implemented for \'{name}\' (PyTorch resizes float32, float64, '
                               "float16 and, for most modes, uint8)")
 
@@ -275,7 +276,9 @@ def interpolate(input, size=None, scale_factor=None, mode: str = "nearest", alig
 
     Modes: ``nearest``, ``nearest-exact``, ``linear`` (3-D), ``bilinear``/``bicubic``/``lanczos`` (4-D),
     ``trilinear`` (5-D), ``area``.  With ``scale_factor`` the output size is ``floor(n * scale_factor)``
-    and, unless ``recompute_scale_factor``, the kernel steps by ``1/scale_factor``.
+    and, unless ``recompute_scale_factor``, the kernel steps by ``1/scale_factor``.  float32 and float64 keep
+    their dtype; float16 is computed in float32; uint8 follows PyTorch's CPU kernels bit for bit (nearest
+    modes gather; bilinear, bicubic and lanczos use its int16 fixed point); other dtypes raise as PyTorch does.
 
     >>> import numpy as np
     >>> x = np.random.rand(1, 3, 37, 53).astype(np.float32)
@@ -285,6 +288,11 @@ def interpolate(input, size=None, scale_factor=None, mode: str = "nearest", alig
     x = _as_array(input, "input")
     spec, plans = _resolve(x.shape, x.dtype, size, scale_factor, mode, align_corners,
                            recompute_scale_factor, antialias, "forward")
+    if x.dtype == np.uint8 and mode in UINT8_MODES:
+        from .presets import fixed_point
+
+        # int16 weights with adaptive precision, the width pass then the height pass, each rounded
+        return fixed_point.resample_uint8(x, plans[::-1], fixed_point.torch_bits)
     return _run(x, plans, spec, transpose=False, out=None)
 
 

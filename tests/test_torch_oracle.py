@@ -176,6 +176,19 @@ def test_uint8_nearest_matches_torch_bit_exactly():
         np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.parametrize("mode,antialias", [("bilinear", False), ("bicubic", False), ("bilinear", True),
+                                            ("bicubic", True), ("lanczos", True)])
+def test_uint8_interpolating_modes_match_torch_bit_exactly(mode, antialias):
+    """PyTorch's uint8 kernels: int16 weights with adaptive precision, each pass rounded and saturated."""
+    rng = np.random.default_rng(6)
+    for shape, size in [((1, 3, 37, 53), (11, 7)), ((2, 1, 9, 13), (20, 31)), ((1, 4, 16, 16), (16, 8))]:
+        x = rng.integers(0, 256, shape, dtype=np.uint8)
+        want = F.interpolate(torch.from_numpy(x), size=size, mode=mode, antialias=antialias).numpy()
+        got = explorer.interpolate(x, size=size, mode=mode, antialias=antialias)
+        assert got.dtype == np.uint8
+        np.testing.assert_array_equal(got, want)
+
+
 def test_nan_and_inf_reach_the_same_outputs_as_torch():
     """A dense block product would spread NaN to a whole block; the tap-exact path must not."""
     rng = np.random.default_rng(5)

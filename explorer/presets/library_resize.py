@@ -17,7 +17,7 @@ import numpy as np
 
 from ..apply import _as_array, _run, normalise_axes, normalise_size, run_backward
 from ..plan import axis_plan
-from ..torch_api import _resolve, interpolate, interpolate_backward
+from ..torch_api import interpolate, interpolate_backward
 from . import fixed_point
 from .registry import resolve
 
@@ -113,21 +113,11 @@ def _torch_call(x, size, axes, scale_factor, mode, options, backward_shape=None)
     moved = np.moveaxis(x, axes, range(len(shape) - len(axes), len(shape)))
     front = moved.shape[:len(others)]
     if backward_shape is None:
-        if x.dtype == np.uint8 and mode in ("bilinear", "bicubic", "lanczos"):
-            y = _torch_uint8(moved.reshape(nc_shape), kw)
-        else:
-            y = interpolate(moved.reshape(nc_shape), **kw)
+        y = interpolate(moved.reshape(nc_shape), **kw)
     else:
         y = interpolate_backward(moved.reshape(nc_shape[:2] + moved.shape[len(others):]), nc_shape, **kw)
     y = y.reshape(front + y.shape[2:])
     return np.moveaxis(y, range(len(shape) - len(axes), len(shape)), axes)
-
-
-def _torch_uint8(x, kw):
-    """PyTorch's uint8 bilinear/bicubic/lanczos: int16 weights, width pass then height pass."""
-    _, plans = _resolve(x.shape, np.float64, kw["size"], kw["scale_factor"], kw["mode"], kw["align_corners"],
-                        kw["recompute_scale_factor"], kw["antialias"], "forward")
-    return fixed_point.resample_uint8(x, plans[::-1], fixed_point.torch_bits)
 
 
 # ------------------------------------------------------------------------------------------------ dtypes
