@@ -28,7 +28,8 @@ _controller = None
 
 
 @contextlib.contextmanager
-def _blas_threads():
+def blas_threads():
+    """Hold numpy's BLAS to :data:`BLAS_THREADS` threads (threadpoolctl) inside the block."""
     global _controller
     if BLAS_THREADS is None:
         yield
@@ -60,6 +61,8 @@ def _available_memory() -> int | None:
 
 
 class _Sizes:
+    """The lengths the axis-order heuristic reads: ``n`` in, ``m`` out."""
+
     def __init__(self, n, m):
         self.n, self.m = n, m
 
@@ -197,7 +200,7 @@ def contract(x: np.ndarray, plans: list[tuple[int, AxisPlan]], transpose: bool =
         if plan.is_identity:
             continue
         steps[axis] = plan.band.T if transpose else plan.band
-        sizes.append((axis, _TransposedView(plan) if transpose else plan))
+        sizes.append((axis, _Sizes(plan.m, plan.n) if transpose else plan))
     ordered = [axis for axis, _ in _order(sizes, x.ndim)]
     if steps and all(b.gather_slice is not None or b.scatter_slice is not None for b in steps.values()):
         result = _strided(x, steps, out)
@@ -226,7 +229,7 @@ def _passes(x, ordered, steps, out, exact: bool):
     if not exact and _tileable(x, ordered, steps):
         return _tiled(x, steps[x.ndim - 2], steps[x.ndim - 1], out)
     current = x
-    with _blas_threads():
+    with blas_threads():
         for k, axis in enumerate(ordered):
             band = steps[axis]
             shape = list(current.shape)
@@ -279,7 +282,7 @@ def _tiled(x, rows: Band, cols: Band, out):
     planes = x.reshape(-1, n_rows, n_cols)
     targets = result.reshape(-1, rows.rows, cols.rows)
     chunk = max(8, TILE_BYTES // (n_cols * x.dtype.itemsize) // 8 * 8)
-    with _blas_threads():
+    with blas_threads():
         for p in range(planes.shape[0]):
             for a in range(0, rows.rows, chunk):
                 b = min(a + chunk, rows.rows)
@@ -312,13 +315,6 @@ def _strided(x, steps, out):
         return x[tuple(index)].copy()
     np.copyto(target, x[tuple(index)])
     return target
-
-
-class _TransposedView:
-    """Lets the axis-order heuristic see a transposed plan's sizes."""
-
-    def __init__(self, plan):
-        self.m, self.n = plan.n, plan.m
 
 
 def _fill_outside(y, plans, value):

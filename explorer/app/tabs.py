@@ -6,31 +6,16 @@ the visible tab at once and the others when they are opened.
 
 from __future__ import annotations
 
-import contextlib
 import html
 import time
 
 import ipywidgets as W
 
 from ..image_resize import MODES
+from ..apply import blas_threads
 from .hosts import FigureHost
 
 RESIZE_KEYS = ("image", "scale", "size", "align_corners", "antialias")
-_controller = None
-
-
-def single_threaded_blas():
-    """One BLAS thread while a tab computes, as the engine does for its own products: the arrays are small,
-    and on a shared machine a multi-threaded BLAS call can wait milliseconds for a busy core."""
-    global _controller
-    try:
-        from threadpoolctl import ThreadpoolController
-
-        if _controller is None:
-            _controller = ThreadpoolController()
-        return _controller.limit(limits=1, user_api="blas")
-    except Exception:  # noqa: BLE001 - threadpoolctl missing or unable to inspect: numpy's own setting
-        return contextlib.nullcontext()
 
 
 class Tab:
@@ -87,7 +72,7 @@ class Tab:
         if key == self.drawn_key and not force:
             return False
         t0 = time.perf_counter()
-        with single_threaded_blas():
+        with blas_threads():  # the engine's own setting: small arrays, no waiting for a busy core
             data = self.compute()
             t1 = time.perf_counter()
             self.view.update(data)

@@ -172,19 +172,13 @@ def _opencv_lanczos4_table(n: int, m: int, scale: float | None):
 
 def opencv_lanczos4_uint8(x: np.ndarray, vertical, horizontal) -> np.ndarray:
     """OpenCV's uint8 INTER_LANCZOS4: 8 integer taps per axis, rounded once: (sum + 2**21) >> 22."""
-    out = np.asarray(x).astype(np.int64)
-    if horizontal is not None:
-        axis, n, m, scale = horizontal
+    def one_pass(out, geometry):
+        if geometry is None:
+            return out * OPENCV_COEF_SCALE
+        axis, n, m, scale = geometry
         taps, weights = _opencv_lanczos4_table(n, m, scale)
         moved = np.moveaxis(out, axis, -1)
-        out = np.moveaxis((moved[..., taps] * weights).sum(-1), -1, axis)
-    else:
-        out = out * OPENCV_COEF_SCALE
-    if vertical is not None:
-        axis, n, m, scale = vertical
-        taps, weights = _opencv_lanczos4_table(n, m, scale)
-        moved = np.moveaxis(out, axis, -1)
-        out = np.moveaxis((moved[..., taps] * weights).sum(-1), -1, axis)
-    else:
-        out = out * OPENCV_COEF_SCALE
+        return np.moveaxis((moved[..., taps] * weights).sum(-1), -1, axis)
+
+    out = one_pass(one_pass(np.asarray(x).astype(np.int64), horizontal), vertical)
     return np.clip((out + (1 << 21)) >> 22, 0, 255).astype(np.uint8)

@@ -58,12 +58,6 @@ class BackendsData:
     error: object = None
 
 
-def _api():
-    import explorer
-
-    return explorer
-
-
 def call_options(mode, align_corners, antialias):
     """(align_corners, antialias) of the PyTorch call the explorer makes for ``mode``: align_corners only
     where the mode takes it (else None, PyTorch's default), antialias where it applies (lanczos always)."""
@@ -77,7 +71,7 @@ def call_options(mode, align_corners, antialias):
 def support_grid(modes, backend, version, device, training, align_corners, antialias, sizes=()):
     """(uses, status, messages) of the support grid: :func:`explorer.check` for every mode and use
     (cached: the advisor's answers depend only on these arguments)."""
-    ex = _api()
+    import explorer as ex
     sizes = dict(sizes)
     info = {b.id: b for b in ex.backends()}
     uses = [u for u in USES if u != "ONNX export" or getattr(info.get(backend), "library", "") == "torch"]
@@ -108,7 +102,7 @@ def compute_backends(modes, backend, *, version=None, device=None, training=True
     fixes of ``mode`` (default: the first of ``modes``) from :func:`explorer.suggest_fixes`."""
     from ..image_resize import ImageResize
 
-    ex = _api()
+    import explorer as ex
     sizes = {}
     if image is not None:
         probe = ImageResize(modes[0] if modes else "bilinear", scale=scale, size=size)
