@@ -57,8 +57,9 @@ TAB_CONTROLS = {
 
 
 def clear_caches(app):
-    from explorer import plan, quality
-    from explorer.views import anatomy, backends
+    from explorer.engine import plan
+    from explorer.advisor import quality
+    from explorer.ui.views import anatomy, backends
 
     app.engine.clear()
     plan._cached_plan.cache_clear()
@@ -68,7 +69,7 @@ def clear_caches(app):
 
 
 def measure(display: str, repeat: int, warm: bool = False):
-    from explorer.app import App
+    from explorer.ui.app import App
 
     app = App(image="photo", display=display)
     assert app.image.shape == (256, 256, 3), app.image.shape

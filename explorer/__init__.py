@@ -8,17 +8,17 @@
 ((1, 3, 62, 90), (1, 3, 37, 53), dtype('float32'))
 """
 
-from ._errors import OutputTooLargeError
-from .apply import resize, resize_backward
-from .compat import backends, check, compare_conventions, diagnose, smoke_matrix, suggest_fixes
-from .coords import ROUNDING, TRANSFORMS, source_coordinates
-from .kernels import KERNEL_NAMES, KERNELS
-from .picker import pick
-from .plan import axis_plan, weights
-from .presets import (equivalent, library_resize, library_resize_backward, library_resize_transpose, preset,
+from .errors import OutputTooLargeError
+from .engine.execute import resize, resize_backward
+from .advisor import backends, check, compare_conventions, diagnose, smoke_matrix, suggest_fixes
+from .engine.coords import ROUNDING, TRANSFORMS, source_coordinates
+from .engine.kernels import KERNEL_NAMES, KERNELS
+from .advisor.pick import pick
+from .engine.plan import axis_plan, weights
+from .conventions import (equivalent, library_resize, library_resize_backward, library_resize_transpose, preset,
                       presets)
-from .spec import Spec
-from .torch_api import MODES, InvalidSizeError, interpolate, interpolate_backward, torch_spec
+from .engine.spec import Spec
+from .conventions.torch_api import MODES, InvalidSizeError, interpolate, interpolate_backward, torch_spec
 
 __version__ = "0.1.0"
 
@@ -35,11 +35,11 @@ __all__ = [
 def __getattr__(name):
     """The explorer app and its figures need ipywidgets and matplotlib: imported on first use."""
     if name in ("explore", "App"):
-        from . import app
+        from .ui import app
 
         return getattr(app, name)
     if name in ("views", "plots"):
         import importlib
 
-        return importlib.import_module(".views", __name__)
+        return importlib.import_module(".ui.views", __name__)
     raise AttributeError(f"module 'explorer' has no attribute {name!r}")

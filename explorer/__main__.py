@@ -94,8 +94,8 @@ class CheckCommand(Command):
         parser.add_argument("--json", action="store_true", help="machine-readable output")
 
     def run(self, args):
-        from .compat import check
-        from .compat.findings import SEVERITY_ORDER
+        from .advisor import check
+        from .advisor.findings import SEVERITY_ORDER
         findings = check(mode=args.mode, backend=args.backend, training=args.train, version=args.backend_version,
                          device=args.device, align_corners=args.align_corners, antialias=args.antialias,
                          spatial_dims=args.spatial_dims, dtype=args.dtype, deterministic=args.deterministic,
@@ -126,7 +126,7 @@ class DiagnoseCommand(Command):
         parser.add_argument("--json", action="store_true")
 
     def run(self, args):
-        from .compat import diagnose
+        from .advisor import diagnose
         text = sys.stdin.read() if args.text == ["-"] else " ".join(args.text)
         result = diagnose(text)
         if args.json:
@@ -157,7 +157,7 @@ class LintCommand(Command):
         parser.add_argument("--json", action="store_true")
 
     def run(self, args):
-        from .compat import lint
+        from .advisor import lint
         issues = lint(args.path, backend=args.backend, training=args.train, version=args.backend_version,
                       device=args.device, min_severity=args.min_severity,
                       reference=None if args.reference.lower() == "none" else args.reference)
@@ -192,7 +192,7 @@ class FixesCommand(Command):
     def run(self, args):
         import numpy as np
 
-        from .compat import suggest_fixes
+        from .advisor import suggest_fixes
         shape = (1, args.channels, *args.input_size)
         x = np.random.default_rng(args.seed).random(shape, dtype=np.float32)
         fixes = suggest_fixes(x, mode=args.mode, backend=args.backend, size=args.size, scale_factor=args.scale,
@@ -222,7 +222,7 @@ class SmokeCommand(Command):
         parser.add_argument("--json", action="store_true")
 
     def run(self, args):
-        from .compat import smoke_matrix
+        from .advisor import smoke_matrix
         cases = smoke_matrix(args.backend, version=args.backend_version, training=not args.inference)
         if args.json:
             print(_dump([c.to_dict() for c in cases]))
@@ -240,7 +240,7 @@ class BackendsCommand(Command):
         parser.add_argument("--json", action="store_true")
 
     def run(self, args):
-        from .compat import backends
+        from .advisor import backends
         items = backends()
         if args.json:
             print(_dump([b.__dict__ for b in items]))

@@ -28,7 +28,7 @@ from typing import Callable
 
 import numpy as np
 
-from ._errors import choice_error
+from .errors import choice_error
 
 #: Largest file accepted for decoding, in bytes.
 MAX_FILE_BYTES = 32 * 2**20
@@ -119,8 +119,8 @@ def photo(n: int = 256) -> np.ndarray:
     and reduced to ``n`` x ``n`` with an antialiased Keys cubic (this package's own resize)."""
     from matplotlib import cbook
 
-    from .apply import resize
-    from .spec import Spec
+    from .engine.execute import resize
+    from .engine.spec import Spec
 
     last = None
     for name in PHOTO_FILES:
@@ -288,8 +288,8 @@ def fit_image(image: np.ndarray, max_side: int) -> tuple[np.ndarray, str]:
     h, w = image.shape[:2]
     if max(h, w) <= max_side:
         return image, ""
-    from .apply import resize
-    from .spec import Spec
+    from .engine.execute import resize
+    from .engine.spec import Spec
 
     f = max_side / max(h, w)
     size = (max(1, round(h * f)), max(1, round(w * f)))

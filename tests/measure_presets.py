@@ -17,7 +17,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
 import numpy as np  # noqa: E402
 
-from explorer.presets import library_resize, presets  # noqa: E402
+from explorer.conventions import library_resize, presets  # noqa: E402
 from preset_cases import image, options_id, size_grid  # noqa: E402
 
 CASES = 30
@@ -70,7 +70,7 @@ def torch():
                                             **row.options)
             return np.moveaxis(y[0].numpy(), 0, -1)
 
-        # PyTorch 2.13 antialiased and uint8 kernels are wrong for an output width of 1 (see test_presets_torch.py)
+        # PyTorch 2.13 antialiased and uint8 kernels are wrong for an output width of 1 (see test_conventions_torch.py)
         skip = (lambda h, w, H, W: W == 1) if row.options.get("antialias") else (lambda *c: False)
         yield row, "float32", _worst("torch", row.mode, row.options, run, channels=3, skip=skip)
         if row.mode in ("bilinear", "bicubic", "lanczos"):
@@ -104,11 +104,11 @@ def jax():
 
 def onnx():
     sys.path.insert(0, os.path.dirname(__file__))
-    from test_presets_onnx import _attributes, ort_resize
+    from test_conventions_onnx import _attributes, ort_resize
 
     for row in presets("onnx"):
         if row.options.get("opset") == 10:
-            continue  # scales only: tests/test_presets_onnx.py
+            continue  # scales only: tests/test_conventions_onnx.py
         opset = row.options.get("opset", 19)
         run = lambda x, s, row=row, opset=opset: ort_resize(x, row.mode, sizes=s, opset=opset,  # noqa
                                                             **_attributes(row.options))

@@ -11,13 +11,13 @@ import matplotlib
 matplotlib.use("Agg")
 
 import explorer  # noqa: E402
-from explorer.app import App  # noqa: E402
-from explorer.app.state import SCALE_RANGE  # noqa: E402
-from explorer.image_resize import MODES  # noqa: E402
+from explorer.ui.app import App  # noqa: E402
+from explorer.ui.app.state import SCALE_RANGE  # noqa: E402
+from explorer.conventions.image_resize import MODES  # noqa: E402
 from explorer.images import TEST_IMAGES, test_image  # noqa: E402
-from explorer.names import LIBRARIES  # noqa: E402
-from explorer.views import _style as S  # noqa: E402
-from explorer.views.gradients import UPSTREAMS, upstream_gradient  # noqa: E402
+from explorer.conventions.names import LIBRARIES  # noqa: E402
+from explorer.ui.views import _style as S  # noqa: E402
+from explorer.ui.views.gradients import UPSTREAMS, upstream_gradient  # noqa: E402
 
 IMAGE = np.random.default_rng(11).random((40, 44, 3)).astype(np.float32)
 AC = ("bilinear", "bicubic")
@@ -221,7 +221,7 @@ def test_library_conventions(app):
                     size = tuple(int(n * app.state["scale"]) for n in app.image.shape[:2])
                     # the app passes its options by name where the library has them (JAX's antialias=True
                     # default is overridden by the app's False)
-                    rules = importlib.import_module("explorer.presets").library(library)
+                    rules = importlib.import_module("explorer.conventions").library(library)
                     names = {o.name for o in rules.options}
                     opts = {k: app.state[k] for k in ("align_corners", "antialias") if k in names}
                     expected = explorer.library_resize(app.image, size=size, library=library, mode=mode,
@@ -247,7 +247,7 @@ def test_libraries_tab(app):
 
 
 def test_backends_versions_devices_and_training(app):
-    from explorer.views.backends import STATUSES
+    from explorer.ui.views.backends import STATUSES
 
     app.set(tab="backends", mode="bicubic", antialias=True)
     for b in explorer.backends():

@@ -14,8 +14,8 @@ import matplotlib
 matplotlib.use("Agg")
 
 import explorer  # noqa: E402
-from explorer.app import App, explore  # noqa: E402
-from explorer.app.controls import CSS_CLASSES, css_class  # noqa: E402
+from explorer.ui.app import App, explore  # noqa: E402
+from explorer.ui.app.controls import CSS_CLASSES, css_class  # noqa: E402
 
 NOW = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
 IMAGE = np.random.default_rng(5).random((32, 36, 3)).astype(np.float32)

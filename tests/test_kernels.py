@@ -1,9 +1,9 @@
-"""The invariants written beside the kernel registry (explorer/kernels.py)."""
+"""The invariants written beside the kernel registry (explorer/engine/kernels.py)."""
 
 import numpy as np
 import pytest
 
-from explorer.kernels import DISCRETE_KERNELS, KERNEL_NAMES, KERNELS
+from explorer.engine.kernels import DISCRETE_KERNELS, KERNEL_NAMES, KERNELS
 
 T = np.linspace(-6, 6, 12001)
 

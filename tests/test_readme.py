@@ -6,7 +6,7 @@ import re
 import numpy as np
 
 import explorer
-from explorer.presets import conventions_table
+from explorer.conventions import conventions_table
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()

@@ -9,8 +9,8 @@ import matplotlib
 matplotlib.use("Agg")
 
 import explorer  # noqa: E402
-from explorer.image_resize import MODES  # noqa: E402
-from explorer.views.backends import (STATUSES, BackendsView, backends_figure, compute_backends,  # noqa: E402
+from explorer.conventions.image_resize import MODES  # noqa: E402
+from explorer.ui.views.backends import (STATUSES, BackendsView, backends_figure, compute_backends,  # noqa: E402
                                      findings_text)
 
 

@@ -9,7 +9,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 import explorer  # noqa: E402
-from explorer.views.gradients import (GradientsView, compute_gradients, gradients_figure,  # noqa: E402
+from explorer.ui.views.gradients import (GradientsView, compute_gradients, gradients_figure,  # noqa: E402
                                       upstream_gradient)
 
 RNG = np.random.default_rng(3)

@@ -9,8 +9,8 @@ import matplotlib
 matplotlib.use("Agg")
 
 import explorer  # noqa: E402
-from explorer.views import _style as S  # noqa: E402
-from explorer.views.modes import ModesView, compute_modes, modes_figure  # noqa: E402
+from explorer.ui.views import _style as S  # noqa: E402
+from explorer.ui.views.modes import ModesView, compute_modes, modes_figure  # noqa: E402
 
 RNG = np.random.default_rng(7)
 IMAGE = RNG.random((40, 48, 3)).astype(np.float32)

@@ -1,4 +1,4 @@
-"""Pick a mode: measured figures (explorer.quality), the ranking (explorer.pick) and its figure."""
+"""Pick a mode: measured figures (explorer.advisor.quality), the ranking (explorer.pick) and its figure."""
 
 import numpy as np
 import pytest
@@ -9,10 +9,10 @@ import matplotlib
 matplotlib.use("Agg")
 
 import explorer  # noqa: E402
-from explorer.image_resize import ImageResize  # noqa: E402
+from explorer.conventions.image_resize import ImageResize  # noqa: E402
 from explorer.images import checkerboard, test_image, zone_plate  # noqa: E402
-from explorer.quality import gradient_figures, measure, overshoot, plan_figures, zone_plate_figures  # noqa: E402
-from explorer.views.pick import CRITERIA, PickView, pick_figure, pick_rows  # noqa: E402
+from explorer.advisor.quality import gradient_figures, measure, overshoot, plan_figures, zone_plate_figures  # noqa: E402
+from explorer.ui.views.pick import CRITERIA, PickView, pick_figure, pick_rows  # noqa: E402
 
 
 def test_aliasing_is_high_without_antialias_and_low_with_it():

@@ -1,0 +1,130 @@
+"""``compare_conventions``: one nominal mode across libraries, as a difference table on the user's tensor.
+
+>>> import numpy as np
+>>> x = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)
+>>> table = compare_conventions(x, "bicubic", (3, 3), libraries=["torch", "tensorflow", "opencv"])
+>>> [(row["backend"], row["mode"], row["exact"]) for row in table.rows]
+[('torch', 'bicubic', True), ('tensorflow', 'bicubic', False), ('opencv', 'INTER_CUBIC', True)]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..conventions import NoGradientError
+from .findings import findings_for
+from .knowledge import ModeUnavailable
+from .fixes import as_nchw, compare
+from .backend_calls import backward, forward, library_call
+from .target import Setup
+
+
+class ConventionTable:
+    """Rows of ``{backend, mode, convention, output_max_abs, ..., exact, grad_error}`` against the first library
+    that runs; a library that cannot run the mode has a row ``{backend, mode, error, record_id, exact=False}``."""
+
+    def __init__(self, rows, mode, size, reference):
+        self.rows, self.mode, self.size, self.reference = rows, mode, size, reference
+
+    def __iter__(self):
+        return iter(self.rows)
+
+    def __len__(self):
+        return len(self.rows)
+
+    def to_dict(self):
+        return {"mode": self.mode, "size": list(self.size), "reference": self.reference, "rows": self.rows}
+
+    def __str__(self):
+        head = (f"{'backend':<18}{'mode':<20}{'max abs':>10}{'RMSE':>10}{'PSNR dB':>9}{'changed':>9}"
+                f"{'grad cos':>10}  convention")
+        lines = [f"'{self.mode}' to {tuple(self.size)}, against {self.reference}", head]
+        for r in self.rows:
+            if r.get("error"):
+                lines.append(f"{r['backend']:<18}{r['mode'] or '-':<20}  {r['error']}")
+                continue
+            cos = "none" if r.get("grad_error") else ("" if r["grad_cosine"] is None else f"{r['grad_cosine']:.4f}")
+            lines.append(f"{r['backend']:<18}{r['mode']:<20}{r['output_max_abs']:>10.3g}{r['output_rmse']:>10.3g}"
+                         f"{r['psnr']:>9.1f}{100 * r['changed_fraction']:>8.0f}%{cos:>10}  {r['convention']}")
+            if r.get("grad_error"):
+                lines.append(f"{'':<38}no gradient: {r['grad_error']}")
+        return "\n".join(lines)
+
+
+def _failure_text(finding) -> str:
+    """The knowledge base's message, with the exact text the user sees (the panic, the exception)."""
+    if not finding.error_text:
+        return finding.message
+    kind = finding.error_type or "error"
+    return f"{finding.message} [{kind}: {finding.error_text}]"
+
+
+def _first_error(findings, operations):
+    return next((f for f in findings if f.severity == "error" and f.operation in operations), None)
+
+
+def compare_conventions(x, mode, size, libraries=("torch", "tensorflow", "jax", "onnxruntime", "opencv",
+                                                    "pillow", "burn-flex"),
+                        training=True, grad_output=None, align_corners=None, antialias=False) -> ConventionTable:
+    """The same nominal ``mode`` on each library or backend id of ``libraries``, against the first.
+
+    Each row has the library's native mode name, the convention it computes (its preset, see
+    :func:`explorer.preset`), and the output and gradient differences from the first row on ``x`` (N, C, H, W)
+    resized to ``size``: what a port changes.  Each library computes through :func:`explorer.library_resize`
+    (backends without presets through the mapping of :mod:`explorer.advisor.backend_calls`), in ``x``'s precision.
+
+    A row is an error (``error`` holds the text, ``record_id`` the knowledge-base record) when the library does
+    not have the mode, when :func:`explorer.check` reports that its forward fails for this configuration
+    (a float32 tensor of ``x``'s sizes), or when the options are not valid for it.  With ``training``, a library
+    whose backward fails keeps its output numbers, and ``grad_error`` says why there is no gradient.
+    """
+    x = as_nchw(x)
+    libraries = list(libraries)
+    if not libraries:
+        raise ValueError("libraries must name at least one library or backend, e.g. ['torch', 'tensorflow']")
+    out = (size,) * (x.ndim - 2) if isinstance(size, (int, np.integer)) else tuple(int(s) for s in size)
+    sizes = (tuple(x.shape[2:]), out)
+    xf = x.astype(np.float64) if x.dtype.kind != "f" else x
+    grad = None
+    if training:
+        grad = (np.random.default_rng(0).standard_normal(x.shape[:2] + out).astype(xf.dtype)
+                if grad_output is None else np.asarray(grad_output))
+    rows, ref = [], None
+    for name in libraries:
+        try:
+            setup = Setup.of(mode=mode, backend=name, training=training, align_corners=align_corners,
+                             antialias=antialias, spatial_dims=x.ndim - 2, reference=None)
+        except ModeUnavailable as exc:
+            rows.append({"backend": exc.backend.id, "mode": None, "error": str(exc), "exact": False,
+                         "record_id": None})
+            continue
+        findings = findings_for(setup, sizes)
+        failure = _first_error(findings, ("forward", None))
+        if failure is not None:
+            rows.append({"backend": setup.backend.id, "mode": setup.mode, "error": _failure_text(failure),
+                         "exact": False, "record_id": failure.record_id})
+            continue
+        try:
+            call = library_call(setup, x.shape[2:], out)
+            y = forward(setup, xf, out)
+        except (ValueError, NotImplementedError, TypeError) as exc:
+            rows.append({"backend": setup.backend.id, "mode": setup.mode, "error": str(exc), "exact": False,
+                         "record_id": None})
+            continue
+        g, grad_error = None, None
+        if grad is not None:
+            no_gradient = _first_error(findings, ("backward",))
+            if no_gradient is not None:
+                grad_error = _failure_text(no_gradient)
+            else:
+                try:
+                    g = backward(setup, grad, xf.shape, out, transpose=False)
+                except NoGradientError as exc:
+                    grad_error = str(exc)
+        if ref is None:
+            ref = (y, g, setup.backend.id)
+        row = {"backend": setup.backend.id, "mode": setup.mode, "convention": str(call), "error": None,
+               "grad_error": grad_error}
+        row.update(compare(ref[0], y, ref[1], g))
+        rows.append(row)
+    return ConventionTable(rows, mode, out, ref[2] if ref else None)

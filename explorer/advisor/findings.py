@@ -1,0 +1,383 @@
+"""``check``: what will fail or differ for one resize configuration, before anything runs.
+
+>>> findings = check(mode="nearest-exact", backend="burn-tch", training=True)
+>>> [f.severity for f in findings if f.record_id == "burn-tch-nearest-exact-backward"]
+['error']
+>>> print(findings[0].fixes[0].code.splitlines()[-2])
+let options = InterpolateOptions::new(InterpolateMode::Nearest);
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..conventions import names
+from .knowledge import ModeUnavailable, Record, load
+from .target import Setup
+from .snippets import CARGO_FEATURE, burn_backend_code, resize_code
+from .versions import VersionRange, parse_version
+
+SEVERITY_ORDER = {"error": 0, "differs": 1, "warning": 2, "info": 3}
+_DEMOTE = {"error": "warning", "differs": "warning", "warning": "warning", "info": "info"}
+_RANK_MODE = {1: "linear", 2: "bilinear", 3: "trilinear"}
+
+
+@dataclass
+class Fix:
+    """A change to try.  ``check`` fills the description and code; ``suggest_fixes`` also measures it."""
+
+    description: str
+    kind: str
+    backend: str
+    mode: str
+    code: str
+    language: str
+    note: str | None = None
+    id: str | None = None
+    change: dict = field(default_factory=dict)
+    exact: bool | None = None
+    output_max_abs: float | None = None
+    output_rmse: float | None = None
+    psnr: float | None = None
+    changed_fraction: float | None = None
+    grad_cosine: float | None = None
+    grad_rel_error: float | None = None
+    grad_max_abs: float | None = None
+    scale_text: str = ""
+    caveats: list = field(default_factory=list)
+
+    @property
+    def measured(self) -> bool:
+        return self.output_max_abs is not None
+
+    def __str__(self):
+        if not self.measured:
+            return self.description
+        where = f" for this {self.scale_text}" if self.scale_text else ""
+        if self.exact:
+            what = "identical output and gradient" if self.grad_cosine is not None else "identical output"
+            return f"{self.description}: {what}{where}"
+        parts = [f"max {self.output_max_abs:.3g}", f"RMSE {self.output_rmse:.3g}",
+                 f"PSNR {self.psnr:.1f} dB", f"{100 * self.changed_fraction:.0f}% of values"]
+        text = f"{self.description}: output differs ({', '.join(parts)})"
+        if self.grad_cosine is not None:
+            text += f", gradient cosine {self.grad_cosine:.3f} (relative error {self.grad_rel_error:.3g})"
+        return text + where
+
+    def to_dict(self) -> dict:
+        out = {k: v for k, v in self.__dict__.items()}
+        out["measured"] = self.measured
+        out["summary"] = str(self)
+        return out
+
+
+@dataclass
+class Finding:
+    """One thing the user should know: severity, plain-language message, the exact error text, fixes."""
+
+    severity: str
+    message: str
+    source: str
+    error_text: str | None = None
+    error_type: str | None = None
+    fixes: list = field(default_factory=list)
+    record_id: str | None = None
+    backend: str | None = None
+    mode: str | None = None
+    operation: str | None = None
+    status: str | None = None
+    evidence: str | None = None
+
+    def __str__(self):
+        head = f"{self.severity}: {self.message}"
+        if self.error_text:
+            head += f"\n    {self.error_type + ': ' if self.error_type and self.error_type != 'panic' else ''}" \
+                    f"{'panic: ' if self.error_type == 'panic' else ''}{self.error_text}"
+        return head
+
+    def to_dict(self) -> dict:
+        out = {k: v for k, v in self.__dict__.items() if k != "fixes"}
+        out["fixes"] = [f.to_dict() for f in self.fixes]
+        return out
+
+
+def _when_matches(record: Record, setup: Setup, sizes) -> tuple[bool, list[str]]:
+    """(applies, conditions the user did not specify and that the finding therefore depends on)."""
+    maybe = []
+    w = record.when
+    if "argument" in w:
+        return False, []
+    if "dtype" in w and setup.dtype not in w["dtype"]:
+        return False, []
+    if "spatial_dims" in w and setup.spatial_dims not in w["spatial_dims"]:
+        return False, []
+    if "align_corners" in w:
+        allowed = w["align_corners"] if isinstance(w["align_corners"], list) else [w["align_corners"]]
+        value = "unset" if setup.align_corners is None else setup.align_corners
+        if not any(a == value and type(a) is type(value) for a in allowed):
+            return False, []
+    if "antialias" in w and bool(w["antialias"]) != setup.antialias:
+        return False, []
+    if "deterministic" in w and bool(w["deterministic"]) != setup.deterministic:
+        return False, []
+    if "exporter" in w and setup.exporter not in w["exporter"]:
+        return False, []
+    if "opset" in w:
+        if setup.opset is None or not VersionRange(str(w["opset"])).contains(str(setup.opset)):
+            return False, []
+    if "scale_factor" in w and bool(w["scale_factor"]) != setup.scale_factor:
+        return False, []
+    if "ratio" in w:
+        verdict = _ratio(w["ratio"], sizes)
+        if verdict is False:
+            return False, []
+        if verdict is None:
+            maybe.append(_RATIO_TEXT[w["ratio"]])
+    return True, maybe
+
+
+_RATIO_TEXT = {"downscale": "when downscaling", "non_integer": "when n*scale is not an integer",
+               "non_integer_upscale": "for non-integer upscale factors",
+               "non_uniform": "when the two axes have different factors",
+               "non_divisible": "when an input size is not a multiple of its output size",
+               "empty": "when an output size is 0"}
+
+
+def _ratio(kind: str, sizes):
+    """True/False for these (input, output) sizes; None when the sizes are unknown."""
+    if sizes is None:
+        return None
+    pairs = list(zip(*sizes))
+    if kind == "downscale":
+        return any(m < n for n, m in pairs)
+    if kind == "non_integer":
+        return any((m % n) and (n % m) for n, m in pairs if n and m)
+    if kind == "non_integer_upscale":
+        return any(m > n and m % n for n, m in pairs if n)
+    if kind == "non_uniform":
+        return len({m / n for n, m in pairs if n}) > 1
+    if kind == "non_divisible":
+        return any(m and n % m for n, m in pairs)
+    if kind == "empty":
+        return any(n == 0 or m == 0 for n, m in pairs)
+    raise ValueError(kind)
+
+
+def _operation_applies(record: Record, setup: Setup) -> str | None:
+    """None when the record's operation is not part of this use; else a prefix for its message."""
+    op = record.operation
+    if op in ("forward", "convention"):
+        return ""
+    if op == "backward":
+        return "" if setup.training else None
+    if op == "double_backward":
+        return "For second-order gradients (e.g. gradient penalties): " if setup.training else None
+    if op == "export_onnx":
+        return "" if setup.exporter else None
+    if op == "export_coreml":
+        return "" if setup.export == "coreml" else None
+    return None
+
+
+def render_text(text: str | None, setup: Setup, sizes=None) -> str | None:
+    """Fill the ``{placeholders}`` of an error text with what this setup would print."""
+    if not text:
+        return text
+    burn_dtype = {"float32": "F32", "float64": "F64", "float16": "F16", "bfloat16": "BF16", "uint8": "U8",
+                  "int8": "I8", "int16": "I16", "int32": "I32", "int64": "I64"}
+    values = {"mode": setup.mode, "rank": str(setup.spatial_dims + 2),
+              "dtype": burn_dtype.get(setup.dtype, setup.dtype) if setup.library == "burn" else setup.dtype,
+              "device_key": (setup.device or "CUDA").upper()}
+    return re.sub(r"\{(\w+)\}", lambda m: values.get(m.group(1), "…"), text)
+
+
+def make_fix(fix_id: str, setup: Setup, size=None, scale_factor=None) -> Fix | None:
+    """The Fix of a knowledge-base fix id for this setup (None when it does not apply to it)."""
+    kb = load()
+    d = kb.fixes[fix_id]
+    change = dict(d.change)
+    if change.get("mode") == "{rank_mode}":
+        change["mode"] = _RANK_MODE.get(setup.spatial_dims, "bilinear")
+    try:
+        target = setup.changed(**change)
+    except ValueError:
+        return None
+    if target == setup and not d.code and d.kind not in ("workaround", "environment", "convention"):
+        return None
+    description = d.description or describe_change(setup, target)
+    if d.code:
+        h, w = (str(int(s)) for s in size[-2:]) if size is not None else ("h_out", "w_out")
+        values = dict(h=h, w=w, mode=target.mode, backend=setup.backend.id,
+                      feature=CARGO_FEATURE.get(target.backend.id, "wgpu"),
+                      onnx_mode={"linear": "linear", "cubic": "cubic"}.get(target.family, "linear"),
+                      backend_type=target.backend.rust_type or "")
+        code = re.sub(r"\{(\w+)\}", lambda m: values.get(m.group(1), m.group(0)), d.code.strip("\n"))
+        language = d.language or target.backend.code
+    else:
+        language, code = resize_code(target, size, scale_factor)
+        if target.backend.library == "burn" and target.backend.id != setup.backend.id:
+            code = burn_backend_code(target) + "\n" + code
+    return Fix(description=description, kind=d.kind, backend=target.backend.id, mode=target.mode, code=code,
+               language=language, note=d.note, id=fix_id, change=change)
+
+
+def describe_change(before: Setup, after: Setup) -> str:
+    """One line: what a fix changes ("switch NearestExact -> Nearest")."""
+    parts = []
+    if after.backend.id != before.backend.id:
+        parts.append(f"switch backend {before.backend.id} -> {after.backend.id}")
+    if after.mode != before.mode or after.backend.id != before.backend.id and after.mode != before.mode:
+        parts.append(f"switch {before.mode} -> {after.mode}")
+    if after.version != before.version and after.backend.library == before.backend.library:
+        parts.append(f"use {after.backend.library} {after.version} instead of {before.version}")
+    if after.device != before.device:
+        parts.append(f"run on {after.device}" + (f" instead of {before.device}" if before.device else ""))
+    if after.align_corners != before.align_corners:
+        value = "unset" if after.align_corners is None else after.align_corners
+        parts.append(f"set align_corners={value}")
+    if after.antialias != before.antialias:
+        parts.append("turn antialias " + ("on" if after.antialias else "off"))
+    if after.dtype != before.dtype:
+        parts.append(f"cast to {after.dtype}")
+    if after.export != before.export:
+        parts.append(f"export with {after.export}")
+    if after.opset != before.opset:
+        parts.append(f"export with opset {after.opset}")
+    return "; ".join(parts) or "keep the setup"
+
+
+def _versus_applies(record: Record, setup: Setup) -> bool:
+    if setup.reference is None or "*" in record.versus:
+        return True
+    ref = setup.reference
+    kb = load()
+    ref_library = kb.backends[ref].library if ref in kb.backends else ref
+    return ref in record.versus or ref_library in record.versus
+
+
+def check(mode, backend, training=True, version=None, device=None, align_corners=None, antialias=False,
+          spatial_dims=2, dtype="float32", deterministic=False, export=None, *, opset=None, scale_factor=None,
+          input_size=None, output_size=None, reference="torch") -> list[Finding]:
+    """Findings for one resize configuration, most severe first.
+
+    ``mode`` is accepted in every library's spelling (``NearestExact``, ``nearest_exact``,
+    ``INTER_NEAREST_EXACT``); ``backend`` is a backend id or alias (see :func:`backends`).  ``reference`` names
+    the library whose numbers the user expects ("torch" by default; None compares with nothing); a finding is
+    ``differs`` when the backend runs but computes other numbers than the reference.  ``version`` not in the
+    knowledge base is answered for the nearest known version, with a warning saying so.  ``input_size`` and
+    ``output_size`` (spatial sizes) settle the findings that depend on the ratio; without them those findings
+    are warnings that name the condition.
+
+    >>> [f.severity for f in check(mode="nearest", backend="burn-tch") if f.severity == "error"]
+    []
+    """
+    sizes = None
+    if input_size is not None or output_size is not None:
+        if input_size is None or output_size is None:
+            raise ValueError("give both input_size and output_size (spatial sizes), or neither")
+        sizes = (tuple(int(s) for s in _seq(input_size)), tuple(int(s) for s in _seq(output_size)))
+        if len(sizes[0]) != len(sizes[1]):
+            raise ValueError(f"input_size {sizes[0]} and output_size {sizes[1]} have different lengths")
+    try:
+        setup = Setup.of(mode=mode, backend=backend, training=training, version=version, device=device,
+                         align_corners=align_corners, antialias=antialias, spatial_dims=spatial_dims, dtype=dtype,
+                         deterministic=deterministic, export=export, opset=opset, scale_factor=scale_factor,
+                         reference=reference)
+    except ModeUnavailable as exc:
+        return [_unavailable(exc)]
+    return findings_for(setup, sizes)
+
+
+def _seq(value):
+    return (value,) if isinstance(value, int) else tuple(value)
+
+
+def _unavailable(exc: ModeUnavailable) -> Finding:
+    b = exc.backend
+    alternatives = [m for m, fam in b.mode_table().items()]
+    return Finding(severity="error", backend=b.id, mode=exc.mode, operation="forward", status="fails",
+                   message=f"{b.id} has no {names.FAMILIES.get(exc.family, exc.family)} mode "
+                           f"({exc.mode!r}); its modes are {', '.join(alternatives)}. Compare them on your "
+                           "tensor with explorer.compare_conventions or suggest_fixes.",
+                   source="explorer.conventions.names / explorer/advisor/data/backends.toml", evidence="source")
+
+
+def findings_for(setup: Setup, sizes=None) -> list[Finding]:
+    kb = load()
+    b = setup.backend
+    out: list[Finding] = []
+    known = kb.versions(b.library)
+    note = kb.libraries[b.library].get("note", "")
+    if setup.requested_version is not None:
+        if not known:
+            out.append(Finding("info", f"{b.library} has no version-specific facts here ({note}); version "
+                                       f"{setup.requested_version} is answered from that source.",
+                               source=note, backend=b.id))
+        elif setup.requested_version != setup.version:
+            newest = max(known, key=parse_version)
+            text = (f"version {setup.requested_version} of {b.library} is not in the knowledge base: answering for "
+                    f"{setup.version}, the nearest known version (known: {', '.join(known)}).")
+            if parse_version(setup.requested_version) > parse_version(newest):
+                text += f" Releases after {newest} are not verified ({note})."
+            out.append(Finding("warning", text, source=note, backend=b.id))
+    if setup.version is not None and not b.available.contains(setup.version):
+        out.append(Finding("error", f"{b.id} does not exist in {b.library} {setup.version} (available "
+                                    f"{b.available}).", source=note, backend=b.id, status="fails"))
+    if setup.reference is not None and setup.reference != "*":
+        out.extend(_spelling_differs(setup))
+    for record in kb.records:
+        if b.id not in record.backends:
+            continue
+        if "*" not in record.modes and setup.mode not in record.modes:
+            continue
+        if setup.version is not None and not record.versions.contains(setup.version):
+            continue
+        prefix = _operation_applies(record, setup)
+        if prefix is None:
+            continue
+        applies, maybe = _when_matches(record, setup, sizes)
+        if not applies:
+            continue
+        severity = record.default_severity
+        if record.status == "differs" and not _versus_applies(record, setup):
+            severity = "info"
+        if "*" not in record.devices and setup.device is None:
+            maybe.append("on " + "/".join(record.devices))
+        elif "*" not in record.devices and setup.device not in record.devices:
+            continue
+        if prefix.startswith("For second-order"):
+            severity = "info"
+        message = record.message
+        if maybe:
+            severity = _DEMOTE[severity]
+            condition = ", ".join(maybe)
+            message = f"{condition[0].upper()}{condition[1:]}: {message}"
+        message = prefix + message
+        fixes = [f for f in (make_fix(fid, setup) for fid in record.fixes) if f is not None]
+        out.append(Finding(severity=severity, message=message, source=record.source,
+                           error_text=render_text(record.error_text, setup), error_type=record.error_type,
+                           fixes=fixes, record_id=record.id, backend=b.id, mode=setup.mode,
+                           operation=record.operation, status=record.status, evidence=record.evidence))
+    out.sort(key=lambda f: SEVERITY_ORDER[f.severity])
+    return out
+
+
+def _spelling_differs(setup: Setup) -> list[Finding]:
+    """The user's word for the mode means another computation on the backend than in the reference."""
+    kb = load()
+    ref = setup.reference
+    ref_backend = kb.backends.get(ref) or next((b for b in kb.backends.values() if b.library == ref), None)
+    if ref_backend is None or ref_backend.library == setup.backend.library:
+        return []
+    try:
+        ref_family = ref_backend.family(ref_backend.native_mode(setup.spelling))
+    except ValueError:
+        return []
+    if ref_family == setup.family:
+        return []
+    return [Finding(
+        severity="differs", backend=setup.backend.id, mode=setup.mode, operation="convention", status="differs",
+        message=(f"{setup.spelling!r} means {names.FAMILIES.get(ref_family, ref_family)} in {ref}, but on "
+                 f"{setup.backend.id} it runs {setup.mode!r}: {names.FAMILIES.get(setup.family, setup.family)}."),
+        source="explorer/names.py (each library's native mode names)", evidence="source")]

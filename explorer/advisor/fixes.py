@@ -1,0 +1,236 @@
+"""``suggest_fixes``: candidate fixes ranked by what they change on the user's own tensor.
+
+>>> import numpy as np
+>>> x = np.random.default_rng(0).random((1, 2, 8, 8), dtype=np.float32)
+>>> fixes = suggest_fixes(x, mode="nearest-exact", backend="burn-tch", scale_factor=2)
+>>> print(fixes[0])
+switch NearestExact -> Nearest: identical output and gradient for this 2x upscale
+>>> fixes[0].exact, fixes[0].output_max_abs, fixes[0].grad_cosine
+(True, 0.0, 1.0)
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .findings import Finding, Fix, describe_change, findings_for, make_fix
+from .knowledge import load
+from .backend_calls import compute, output_size
+from .target import Setup
+from .snippets import burn_backend_code, resize_code
+
+_COST = {"setting": 0, "mode": 1, "convention": 1, "export": 1, "device": 2, "environment": 2, "workaround": 3,
+         "version": 3, "backend": 4}
+
+
+class Suggestions(list):
+    """Ranked :class:`Fix` objects, plus the findings they answer and the candidates that were rejected."""
+
+    def __init__(self, fixes, findings, rejected, setup, size):
+        super().__init__(fixes)
+        self.findings: list[Finding] = findings
+        self.rejected: list[tuple[str, str]] = rejected
+        self.setup = setup
+        self.size = size
+
+    def __str__(self):
+        lines = [f"{k + 1}. {fix}" for k, fix in enumerate(self)]
+        return "\n".join(lines) if lines else "no candidate fix runs on this setup"
+
+
+def as_nchw(x) -> np.ndarray:
+    """(H, W) and (C, H, W) arrays become (1, 1, H, W) and (1, C, H, W); N-D arrays stay (N, C, *spatial)."""
+    try:
+        x = np.asarray(x)
+    except Exception as exc:  # noqa: BLE001 - report what was passed
+        raise TypeError(f"x must be an array, got {type(x).__name__}: {exc}") from None
+    if x.dtype == object or x.dtype.kind not in "fiub":
+        raise TypeError(f"x must be a numeric array, got dtype {x.dtype}")
+    if x.ndim < 2:
+        raise ValueError(f"x must have at least 2 dimensions (H, W), got shape {x.shape}")
+    if x.ndim == 2:
+        return x[None, None]
+    if x.ndim == 3:
+        return x[None]
+    return x
+
+
+def scale_text(spatial, out) -> str:
+    """'2x upscale', '0.75x downscale', '(2x, 1.5x) resize'."""
+    factors = [m / n for n, m in zip(spatial, out)]
+    fmt = [f"{f:.4g}x" for f in factors]
+    if len(set(fmt)) == 1:
+        f = factors[0]
+        kind = "upscale" if f > 1 else ("downscale" if f < 1 else "same-size resize")
+        return f"{fmt[0]} {kind}"
+    return f"({', '.join(fmt)}) resize"
+
+
+def compare(y_ref, y, g_ref=None, g=None) -> dict:
+    """Difference metrics of an output (and a gradient) against the reference's."""
+    tol = _tolerance(y_ref)  # in the reference's own dtype
+    y_ref = np.asarray(y_ref, np.float64)
+    y = np.asarray(y, np.float64)
+    if y.shape != y_ref.shape:
+        raise ValueError(f"output shapes differ: {y.shape} vs reference {y_ref.shape}")
+    d = np.abs(y - y_ref)
+    peak = float(np.max(y_ref) - np.min(y_ref)) if y_ref.size else 0.0
+    max_abs = float(d.max()) if d.size else 0.0
+    rmse = float(np.sqrt(np.mean(d * d))) if d.size else 0.0
+    out = {"output_max_abs": max_abs, "output_rmse": rmse,
+           "psnr": math.inf if rmse == 0 else 20 * math.log10((peak if peak > 0 else 1.0) / rmse),
+           "changed_fraction": float(np.mean(d > tol)) if d.size else 0.0,
+           "grad_cosine": None, "grad_rel_error": None, "grad_max_abs": None}
+    exact = max_abs <= tol
+    if g_ref is not None and g is not None:
+        a = np.asarray(g_ref, np.float64).ravel()
+        b = np.asarray(g, np.float64).ravel()
+        na, nb = np.linalg.norm(a), np.linalg.norm(b)
+        diff = np.linalg.norm(b - a)
+        if diff == 0:
+            out["grad_cosine"] = 1.0
+        else:
+            out["grad_cosine"] = 0.0 if na == 0 or nb == 0 else float(a @ b / (na * nb))
+        out["grad_rel_error"] = 0.0 if diff == 0 else (math.inf if na == 0 else float(diff / na))
+        out["grad_max_abs"] = float(np.max(np.abs(b - a))) if a.size else 0.0
+        exact = exact and out["grad_max_abs"] <= _tolerance(g_ref)
+    out["exact"] = bool(exact)
+    return out
+
+
+def _tolerance(ref) -> float:
+    """Rounding noise of the reference's dtype at its magnitude: differences below it are not changes."""
+    ref = np.asarray(ref)
+    eps = np.finfo(ref.dtype).eps if ref.dtype.kind == "f" else np.finfo(np.float64).eps
+    scale = float(np.max(np.abs(ref))) if ref.size else 0.0
+    return 16 * eps * max(scale, 1e-30)
+
+
+def suggest_fixes(x, mode, backend, size=None, scale_factor=None, training=True, grad_output=None, *,
+                  version=None, device=None, align_corners=None, antialias=False, dtype=None,
+                  deterministic=False, export=None, reference=None, alternatives=True) -> Suggestions:
+    """Candidate fixes for ``mode`` on ``backend``, each measured on ``x`` and ranked.
+
+    The reference is what the user asked for, as the backend's library defines it (or the ``reference``
+    library's meaning of the same mode).  Each fix is run through the numeric model of its target setup and
+    compared with the reference: output max-abs and RMS difference, PSNR, share of values changed, and with
+    ``training`` the gradient's cosine similarity and relative error (for ``grad_output``, or a seeded random
+    one).  Fixes whose target still raises are left out (see ``.rejected``); ``exact`` fixes come first, the
+    cheapest change first, then the rest by measured distance.
+    """
+    x = as_nchw(x)
+    if (size is None) == (scale_factor is None):
+        raise ValueError("give exactly one of size or scale_factor")
+    setup = Setup.of(mode=mode, backend=backend, training=training, version=version, device=device,
+                     align_corners=align_corners, antialias=antialias, spatial_dims=x.ndim - 2,
+                     dtype=dtype if dtype is not None else x.dtype, deterministic=deterministic, export=export,
+                     scale_factor=scale_factor is not None, reference=reference or "torch")
+    spatial = x.shape[2:]
+    out = output_size(setup, spatial, size, scale_factor)
+    sizes = (tuple(spatial), tuple(out))
+    xf = x.astype(np.float64) if x.dtype.kind != "f" else x
+    grad = None
+    if training:
+        shape = x.shape[:2] + tuple(out)
+        grad = (np.random.default_rng(0).standard_normal(shape).astype(xf.dtype) if grad_output is None
+                else np.asarray(grad_output))
+        if grad.shape != shape:
+            raise ValueError(f"grad_output has shape {grad.shape} but the output has shape {shape}")
+    reference_setup = setup if reference is None else setup.changed(backend=reference, mode=setup.spelling)
+    y_ref, g_ref = compute(reference_setup, xf, size, scale_factor, grad, intended=True)
+    findings = findings_for(setup, sizes)
+
+    has_error = any(f.severity == "error" for f in findings)
+    candidates: list[Fix] = []
+    for finding in findings:
+        if finding.severity == "info":
+            continue
+        for fix in finding.fixes:
+            # a fix that changes nothing in the setup only answers its own finding: with an error elsewhere
+            # it would leave the error in place
+            if has_error and not fix.change and finding.severity != "error":
+                continue
+            candidates.append(fix)
+    if alternatives:
+        candidates.extend(_alternatives(setup, out, scale_factor, has_error, candidates))
+
+    ranked, rejected, seen = [], [], set()
+    text = scale_text(spatial, out)
+    for fix in candidates:
+        if fix.id == "smoke-test-backward":
+            continue
+        target = setup.changed(**{k: v for k, v in fix.change.items()}) if fix.change else setup
+        key = (target.backend.id, target.mode, target.version, target.device, target.align_corners, target.antialias,
+               target.dtype, target.export, target.opset, fix.code if not fix.change else None)
+        if key in seen:
+            continue
+        seen.add(key)
+        target_findings = findings_for(target, sizes)
+        # a fix that changes nothing in the setup (a workaround, an attribute set) answers the current errors
+        errors = [f for f in target_findings if f.severity == "error"] if fix.change else []
+        if errors:
+            rejected.append((fix.description, errors[0].message))
+            continue
+        try:
+            y, g = compute(target, xf, size, scale_factor, grad, intended=not fix.change)
+        except (ValueError, TypeError, NotImplementedError) as exc:
+            rejected.append((fix.description, str(exc)))
+            continue
+        if y.shape != y_ref.shape:
+            rejected.append((fix.description, f"output shape {y.shape} differs from {y_ref.shape}"))
+            continue
+        metrics = compare(y_ref, y, g_ref, g)
+        for name, value in metrics.items():
+            setattr(fix, name, value)
+        fix.scale_text = text
+        fix.caveats = [f.message for f in target_findings if f.severity in ("warning", "differs")
+                       and f.record_id not in {g.record_id for g in findings}]
+        if fix.code and "h_out" in fix.code:
+            fix.code = fix.code.replace("h_out", str(out[-2] if len(out) > 1 else out[0])).replace(
+                "w_out", str(out[-1]))
+        ranked.append(fix)
+    ranked.sort(key=_rank_key)
+    return Suggestions(ranked, findings, rejected, setup, out)
+
+
+def _rank_key(fix: Fix):
+    if fix.exact:
+        return (0, _COST.get(fix.kind, 5), 0.0)
+    distance = (1 - fix.grad_cosine if fix.grad_cosine is not None else 0.0) + (
+        fix.output_rmse / (1e-12 + fix.output_rmse + 1.0))
+    return (1, distance, _COST.get(fix.kind, 5))
+
+
+def _alternatives(setup: Setup, out, scale_factor, has_error, existing) -> list[Fix]:
+    """Other modes on the same backend; with an error, the same mode on the library's other backends."""
+    kb = load()
+    fixes = []
+    for native in setup.backend.mode_table():
+        if native == setup.mode:
+            continue
+        change = {"mode": native}
+        if setup.backend.library == "burn" and native in ("Bilinear", "Bicubic", "Lanczos3"):
+            change["align_corners"] = False
+        fixes.append(_generic_fix(setup, change, "mode", out, scale_factor))
+    if has_error and not any("backend" in f.change for f in existing):
+        for other in kb.backends.values():
+            if other.library == setup.backend.library and other.id != setup.backend.id:
+                fixes.append(_generic_fix(setup, {"backend": other.id}, "backend", out, scale_factor))
+    return [f for f in fixes if f is not None]
+
+
+def _generic_fix(setup: Setup, change, kind, out, scale_factor) -> Fix | None:
+    try:
+        target = setup.changed(**change)
+    except ValueError:
+        return None
+    language, code = resize_code(target, out, scale_factor)
+    if target.backend.library == "burn" and target.backend.id != setup.backend.id:
+        code = burn_backend_code(target) + "\n" + code
+    return Fix(description=describe_change(setup, target), kind=kind, backend=target.backend.id,
+               mode=target.mode, code=code, language=language, change=change)
+
+
+__all__ = ["suggest_fixes", "Suggestions", "compare", "scale_text", "as_nchw", "make_fix"]

@@ -1,0 +1,62 @@
+"""JAX 0.10 ``jax.image.resize`` as Spec rows (``antialias`` defaults to True, as in JAX).
+
+Every method but ``nearest`` builds a weight matrix the F2 way: half-pixel sample points, taps outside the
+image dropped and the rest renormalised, the kernel widened by the scale when ``antialias`` and downscaling.
+``cubic-pytorch`` without antialias is Keys a=-0.75 with a replicate border (clamp); with antialias it is
+``cubic``.  ``nearest`` floors ``(i + 0.5) * n / m`` in float32, where XLA replaces the division by the output
+length with a multiplication by its float32 reciprocal (``index_arithmetic="xla_float32"``).
+
+>>> from explorer.conventions import preset
+>>> preset("jax", "cubic", antialias=False)
+Spec(kernel='cubic', cubic_coeff_a=-0.5, exclude_outside=True)
+"""
+
+from __future__ import annotations
+
+from ..engine.spec import Spec
+from .registry import Library, Option, register
+
+_RENORMALISE = dict(exclude_outside=True)
+_MODES = {
+    "nearest": dict(kernel="nearest", coordinate_transformation_mode="tf_half_pixel_for_nn", nearest_mode="floor",
+                    index_arithmetic="xla_float32"),
+    "linear": dict(kernel="linear", **_RENORMALISE),
+    "cubic": dict(kernel="cubic", cubic_coeff_a=-0.5, **_RENORMALISE),
+    "cubic-pytorch": dict(kernel="cubic", cubic_coeff_a=-0.75),
+    "lanczos3": dict(kernel="lanczos3", **_RENORMALISE),
+    "lanczos5": dict(kernel="lanczos5", **_RENORMALISE),
+    "area": dict(kernel="area"),
+}
+
+
+class Jax(Library):
+    id = "jax"
+    title = "JAX jax.image.resize"
+    options = (Option("antialias", True, (False, True)),)
+    unsupported = {"precision": "the explorer contracts in the input's own precision",
+                   "method": "give the method as the mode"}
+    aliases = {"bilinear": "linear", "trilinear": "linear", "triangle": "linear", "bicubic": "cubic",
+               "tricubic": "cubic", "bicubicpytorch": "cubic-pytorch"}
+    gradient_modes = None  # pure jnp: every method is differentiable
+    integer_rule = "promote_to_float32"
+
+    def spec(self, mode, options):
+        fields = dict(_MODES[mode])
+        if options["antialias"] and mode != "nearest":
+            if mode == "cubic-pytorch":
+                fields = dict(_MODES["cubic"])
+            fields["antialias"] = mode != "area"  # area ignores antialias (its weights are the overlaps)
+        return Spec(**fields)
+
+    def rows(self):
+        out = []
+        for mode in self.modes:
+            if mode in ("nearest", "area"):
+                out.append((mode, {}, ""))
+            else:
+                out.append((mode, {}, "antialias=True (the JAX default)"))
+                out.append((mode, {"antialias": False}, ""))
+        return out
+
+
+LIBRARY = register(Jax())

@@ -1,0 +1,114 @@
+"""TensorFlow 2.21 ``tf.image.resize`` (v2) and the v1 ops ``tf.compat.v1.image.resize_*`` as Spec rows.
+
+TensorFlow computes coordinates in float32 (``index_arithmetic="float32"``; ``"tf_scale_and_translate"`` for
+the ScaleAndTranslate op).  v2 ``bilinear``/``bicubic``
+without antialias run ``ResizeBilinear``/``ResizeBicubic`` with half-pixel centres; every antialiased mode and
+``lanczos3/5``, ``gaussian``, ``mitchellcubic`` run ``ScaleAndTranslate`` (drop out-of-image taps and
+renormalise).  ``ResizeBicubic`` reads Keys' cubic from a 1024-entry table (kernel ``keys_cubic_table1024``).
+
+>>> from explorer.conventions import preset
+>>> preset("tensorflow", "bicubic").kernel, preset("tensorflow", "bicubic", antialias=True).kernel
+('keys_cubic_table1024', 'cubic')
+>>> preset("tensorflow", "bilinear", version=1, align_corners=True).coordinate_transformation_mode
+'align_corners'
+"""
+
+from __future__ import annotations
+
+from ..engine.spec import Spec
+from .registry import Library, Option, register
+
+_F32 = dict(index_arithmetic="float32")
+_RENORMALISE = dict(exclude_outside=True)
+
+# v2 method -> (Spec fields without antialias, Spec fields with antialias)
+_V2 = {
+    "bilinear": (dict(kernel="linear"), dict(kernel="linear", antialias=True, **_RENORMALISE)),
+    "nearest": (dict(kernel="nearest", coordinate_transformation_mode="tf_half_pixel_for_nn",
+                     nearest_mode="floor"),) * 2,
+    "bicubic": (dict(kernel="keys_cubic_table1024", cubic_coeff_a=-0.5, **_RENORMALISE),
+                dict(kernel="cubic", cubic_coeff_a=-0.5, antialias=True, **_RENORMALISE)),
+    "area": (dict(kernel="area"),) * 2,
+    "lanczos3": (dict(kernel="lanczos3", **_RENORMALISE), dict(kernel="lanczos3", antialias=True, **_RENORMALISE)),
+    "lanczos5": (dict(kernel="lanczos5", **_RENORMALISE), dict(kernel="lanczos5", antialias=True, **_RENORMALISE)),
+    "gaussian": (dict(kernel="gaussian", **_RENORMALISE), dict(kernel="gaussian", antialias=True, **_RENORMALISE)),
+    "mitchellcubic": (dict(kernel="mitchell", **_RENORMALISE),
+                      dict(kernel="mitchell", antialias=True, **_RENORMALISE)),
+}
+_V1_METHODS = ("bilinear", "nearest", "bicubic", "area")
+
+
+def _v1_fields(mode, align_corners, half_pixel_centers):
+    """The v1 ops: legacy asymmetric coordinates, align_corners, or v2's half-pixel centres."""
+    if half_pixel_centers:
+        return dict(_V2[mode][0])
+    transform = "align_corners" if align_corners else "asymmetric"
+    if mode == "bilinear":
+        return dict(kernel="linear", coordinate_transformation_mode=transform)
+    if mode == "nearest":
+        return dict(kernel="nearest", coordinate_transformation_mode=transform,
+                    nearest_mode="round_half_away" if align_corners else "floor")
+    if mode == "bicubic":  # legacy table: a = -0.75, clamped taps, no renormalisation
+        return dict(kernel="keys_cubic_table1024", cubic_coeff_a=-0.75, coordinate_transformation_mode=transform)
+    return dict(kernel="area", coordinate_transformation_mode=transform)
+
+
+class TensorFlow(Library):
+    id = "tensorflow"
+    title = "TensorFlow tf.image.resize"
+    options = (
+        Option("antialias", False, (False, True)),
+        Option("version", 2, (1, 2), "1 selects tf.compat.v1.image.resize_* (legacy coordinates)"),
+        Option("align_corners", False, (False, True), "v1 only"),
+        Option("half_pixel_centers", False, (False, True), "v1 only"),
+    )
+    unsupported = {"preserve_aspect_ratio": "pass the output size you want",
+                   "method": "give the method as the mode"}
+    aliases = {"nearestneighbor": "nearest", "resizemethodnearestneighbor": "nearest"}
+    gradient_modes = ("bilinear", "nearest", "bicubic", "lanczos3", "lanczos5", "gaussian", "mitchellcubic")
+    integer_rule = "promote_to_float32"
+    no_gradient = "TensorFlow registers no gradient for ResizeArea (LookupError: gradient registry has no " \
+                  "entry for: ResizeArea)"
+
+    def validate(self, mode, options):
+        if options["version"] == 1:
+            if mode not in _V1_METHODS:
+                raise ValueError(f"mode={mode!r} is not a TensorFlow v1 method; v1 has "
+                                 f"{', '.join(_V1_METHODS)} (use version=2)")
+            if options["antialias"]:
+                raise ValueError("antialias is a TensorFlow v2 option (version=2)")
+            if options["align_corners"] and options["half_pixel_centers"]:
+                raise ValueError("TensorFlow rejects half_pixel_centers=True together with align_corners=True")
+        elif options["align_corners"] or options["half_pixel_centers"]:
+            raise ValueError("align_corners and half_pixel_centers are TensorFlow v1 options: pass version=1")
+
+    def spec(self, mode, options):
+        if options["version"] == 1:
+            fields = _v1_fields(mode, options["align_corners"], options["half_pixel_centers"])
+        else:
+            fields = dict(_V2[mode][1 if options["antialias"] else 0])
+            if fields.get("exclude_outside"):  # a ScaleAndTranslate op
+                return Spec(**fields, index_arithmetic="tf_scale_and_translate")
+        return Spec(**fields, **_F32)
+
+    def rows(self):
+        out = []
+        for mode in self.modes:
+            out.append((mode, {}, ""))
+            if mode not in ("nearest", "area"):
+                out.append((mode, {"antialias": True}, ""))
+        for mode in _V1_METHODS:
+            out.append((mode, {"version": 1}, "v1 legacy (asymmetric) coordinates"))
+            out.append((mode, {"version": 1, "align_corners": True}, ""))
+            if mode != "area":
+                out.append((mode, {"version": 1, "half_pixel_centers": True}, ""))
+        return out
+
+    def axis_specs(self, spec, mode, lengths, scales, options):
+        # CalculateResizeScale: align_corners applies only when the output has more than one sample
+        return [spec.replace(coordinate_transformation_mode="asymmetric")
+                if spec.coordinate_transformation_mode == "align_corners" and m == 1 else spec
+                for n, m in lengths]
+
+
+LIBRARY = register(TensorFlow())

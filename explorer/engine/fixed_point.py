@@ -1,0 +1,184 @@
+"""Integer (uint8) resampling the way Pillow and PyTorch do it: fixed-point weights, one rounded pass per axis.
+
+Both libraries resize one axis at a time (the width, then the height), store every pass as uint8 and compute
+each output as ``clamp((2**(bits-1) + sum(pixel * w_int)) >> bits, 0, 255)`` with integer weights
+``w_int = round_half_away(w * 2**bits)``.  They differ only in ``bits``:
+
+* Pillow: ``PRECISION_BITS = 22`` (``src/libImaging/Resample.c``, ``normalize_coeffs_8bpc``);
+* PyTorch: the largest ``bits < 22`` for which the largest weight of the axis still fits an int16
+  (``_compute_index_ranges_int16_weights`` in ``aten/src/ATen/native/cpu/UpSampleKernel.cpp``).
+
+>>> import numpy as np
+>>> from explorer import Spec
+>>> from explorer.engine.plan import axis_plan
+>>> plan = axis_plan(4, 3, Spec("linear", antialias=True, exclude_outside=True))
+>>> x = np.array([[0, 100, 200, 255]], dtype=np.uint8)
+>>> resample_uint8(x, [(1, plan)], pillow_bits).tolist()
+[[30, 150, 239]]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .band import Band
+
+PILLOW_PRECISION_BITS = 22
+
+
+def pillow_bits(band: Band) -> int:
+    """Pillow's fixed precision."""
+    return PILLOW_PRECISION_BITS
+
+
+def torch_bits(band: Band) -> int:
+    """PyTorch's adaptive precision: the largest weight times ``2**(bits+1)`` must stay below ``2**15``."""
+    live = np.arange(band.weights.shape[1])[None, :] < band.length[:, None]
+    largest = float(band.weights[live].max(initial=0.0))
+    for bits in range(22):
+        if int(0.5 + largest * (1 << (bits + 1))) >= (1 << 15):
+            return bits
+    return 22
+
+
+def integer_weights(band: Band, bits: int) -> np.ndarray:
+    """``(int)(w * 2**bits +- 0.5)``: round half away from zero, as both libraries write it in C."""
+    scaled = band.weights * float(1 << bits)
+    return np.trunc(scaled + np.where(scaled < 0, -0.5, 0.5)).astype(np.int64)
+
+
+def _integer_pass(x: np.ndarray, axis: int, band: Band, bits: int) -> np.ndarray:
+    weights = integer_weights(band, bits)
+    moved = np.moveaxis(x, axis, -1).astype(np.int64)
+    acc = np.full(moved.shape[:-1] + (band.rows,), 1 << (bits - 1), dtype=np.int64)
+    for k in range(weights.shape[1]):
+        used = band.length > k
+        if not used.any():
+            break
+        index = np.where(used, band.start + k, 0)
+        acc += moved[..., index] * np.where(used, weights[:, k], 0)
+    out = np.clip(acc >> bits, 0, 255).astype(np.uint8)
+    return np.moveaxis(out, -1, axis)
+
+
+def resample_uint8(x: np.ndarray, passes, bits_rule) -> np.ndarray:
+    """Resize ``x`` (uint8) by each ``(axis, plan)`` in turn, rounding to uint8 after every pass.
+
+    Axes whose length does not change are skipped, as both libraries skip them.
+    """
+    out = np.asarray(x)
+    for axis, plan in passes:
+        if plan.n == plan.m:
+            continue
+        out = _integer_pass(out, axis, plan.band, bits_rule(plan.band))
+    return out if out is not x else out.copy()
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# OpenCV (modules/imgproc/src/resize.cpp, resizeGeneric with INTER_RESIZE_COEF_BITS = 11): two-tap coefficients
+# rounded to multiples of 1/2048, an exact integer horizontal pass, and a vertical pass that rounds
+# ((b0 * (r0 >> 4)) >> 16) + ((b1 * (r1 >> 4)) >> 16) + 2) >> 2, which its SIMD and scalar code share.
+
+OPENCV_COEF_SCALE = 2048
+
+
+def opencv_two_tap_table(n: int, m: int, scale: float | None, area: bool, horizontal: bool):
+    """(first tap, fraction as float32) of every output for INTER_LINEAR (or INTER_AREA when growing).
+
+    ``scale`` is OpenCV's ``inv_scale`` (the user's fx, or m/n).  The horizontal pass moves taps left of the
+    image to ``(0, 0)`` and taps at or past the last pixel to ``(n - 1, 0)``; the vertical pass keeps the
+    fraction and reads clamped rows.
+    """
+    inverse = float(scale) if scale is not None else m / n
+    step = 1.0 / inverse
+    i = np.arange(m, dtype=np.float64)
+    if area:
+        sx = np.floor(i * step)
+        fx = ((i + 1) - (sx + 1) * inverse).astype(np.float32)
+        fx = np.where(fx <= 0, np.float32(0), fx - np.floor(fx)).astype(np.float32)
+    else:
+        f = ((i + 0.5) * step - 0.5).astype(np.float32)
+        sx = np.floor(f)
+        fx = (f - sx).astype(np.float32)
+    sx = sx.astype(np.int64)
+    if horizontal:
+        left, right = sx < 0, sx >= n - 1
+        fx = np.where(left | right, np.float32(0), fx)
+        sx = np.where(left, 0, np.where(right, n - 1, sx))
+    return sx, fx
+
+
+def _opencv_coefficients(fx):
+    one = OPENCV_COEF_SCALE
+    a1 = np.rint(fx.astype(np.float64) * one).astype(np.int64)  # saturate_cast<short>: round half to even
+    a0 = np.rint((np.float32(1) - fx).astype(np.float64) * one).astype(np.int64)
+    return a0, a1
+
+
+def opencv_linear_uint8(x: np.ndarray, vertical, horizontal) -> np.ndarray:
+    """OpenCV's uint8 two-tap resize.  ``vertical``/``horizontal``: (axis, n, m, scale, area) or None."""
+    out = np.asarray(x).astype(np.int64)
+    if horizontal is not None:
+        axis, n, m, scale, area = horizontal
+        sx, fx = opencv_two_tap_table(n, m, scale, area, horizontal=True)
+        a0, a1 = _opencv_coefficients(fx)
+        moved = np.moveaxis(out, axis, -1)
+        buffer = moved[..., sx] * a0 + moved[..., np.minimum(sx + 1, n - 1)] * a1
+        out = np.moveaxis(buffer, -1, axis)
+    else:
+        out = out * OPENCV_COEF_SCALE
+    if vertical is not None:
+        axis, n, m, scale, area = vertical
+        sy, fy = opencv_two_tap_table(n, m, scale, area, horizontal=False)
+        b0, b1 = _opencv_coefficients(fy)
+        moved = np.moveaxis(out, axis, -1)
+        r0 = moved[..., np.clip(sy, 0, n - 1)]
+        r1 = moved[..., np.clip(sy + 1, 0, n - 1)]
+        moved = (((b0 * (r0 >> 4)) >> 16) + ((b1 * (r1 >> 4)) >> 16) + 2) >> 2
+        out = np.moveaxis(moved, -1, axis)
+    else:
+        out = (((OPENCV_COEF_SCALE * (out >> 4)) >> 16) + 2) >> 2
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def _opencv_lanczos4_coefficients(fx: np.ndarray) -> np.ndarray:
+    """OpenCV's interpolateLanczos4 (float32 coefficients normalised in float32), for every fraction."""
+    s45 = 0.70710678118654752440084436210485
+    cs = np.array([[1, 0], [-s45, -s45], [0, 1], [s45, -s45], [-1, 0], [s45, s45], [0, -1], [-s45, s45]])
+    shifted = (fx.astype(np.float32) + np.float32(3)).astype(np.float64)
+    y0 = -shifted * np.pi * 0.25
+    s0, c0 = np.sin(y0), np.cos(y0)
+    offsets = (fx.astype(np.float32)[:, None] + np.float32(3) - np.arange(8, dtype=np.float32)[None, :])
+    offsets = offsets.astype(np.float64)
+    y = -offsets * np.pi * 0.25
+    safe = np.where(np.abs(offsets) >= np.float32(1e-6), y, 1.0)
+    coeffs = ((cs[:, 0] * s0[:, None] + cs[:, 1] * c0[:, None]) / (safe * safe)).astype(np.float32)
+    coeffs = np.where(np.abs(offsets) >= np.float32(1e-6), coeffs, np.float32(1e30))
+    total = np.zeros(len(fx), np.float32)
+    for k in range(8):
+        total = total + coeffs[:, k]
+    return coeffs * (np.float32(1) / total)[:, None]
+
+
+def _opencv_lanczos4_table(n: int, m: int, scale: float | None):
+    inverse = float(scale) if scale is not None else m / n
+    f = ((np.arange(m) + 0.5) * (1.0 / inverse) - 0.5).astype(np.float32)
+    sx = np.floor(f)
+    fx = (f - sx).astype(np.float32)
+    taps = np.clip(sx.astype(np.int64)[:, None] - 3 + np.arange(8)[None, :], 0, n - 1)
+    weights = np.rint(_opencv_lanczos4_coefficients(fx).astype(np.float64) * OPENCV_COEF_SCALE).astype(np.int64)
+    return taps, weights
+
+
+def opencv_lanczos4_uint8(x: np.ndarray, vertical, horizontal) -> np.ndarray:
+    """OpenCV's uint8 INTER_LANCZOS4: 8 integer taps per axis, rounded once: (sum + 2**21) >> 22."""
+    def one_pass(out, geometry):
+        if geometry is None:
+            return out * OPENCV_COEF_SCALE
+        axis, n, m, scale = geometry
+        taps, weights = _opencv_lanczos4_table(n, m, scale)
+        moved = np.moveaxis(out, axis, -1)
+        return np.moveaxis((moved[..., taps] * weights).sum(-1), -1, axis)
+
+    out = one_pass(one_pass(np.asarray(x).astype(np.int64), horizontal), vertical)
+    return np.clip((out + (1 << 21)) >> 22, 0, 255).astype(np.uint8)

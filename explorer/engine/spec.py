@@ -1,0 +1,117 @@
+"""The immutable description of a resize convention, in the ONNX ``Resize`` vocabulary.
+
+A :class:`Spec` is data: hashable, comparable, printable.  Library presets are rows of ``Spec`` values;
+``plan.py`` turns a spec into per-axis weights and nothing else ever branches on a library.
+
+>>> Spec(kernel="cubic", cubic_coeff_a=-0.5, exclude_outside=True)
+Spec(kernel='cubic', cubic_coeff_a=-0.5, exclude_outside=True)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields, replace
+
+from ..errors import choice_error
+from .coords import ARITHMETIC, ROUNDING, TRANSFORMS
+from .kernels import KERNEL_NAMES
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A resize convention for one or more axes.
+
+    Attributes
+    ----------
+    kernel : one of ``explorer.engine.kernels.KERNEL_NAMES`` ("nearest", "linear", "cubic", "lanczos3", "area", ...)
+    coordinate_transformation_mode : where output samples land (``explorer.engine.coords.TRANSFORMS``)
+    nearest_mode : how a coordinate is rounded to an index when ``kernel == "nearest"``
+    cubic_coeff_a : the Keys parameter ``a`` of the "cubic" kernel
+    exclude_outside : drop taps outside the input and renormalise (True) or clamp them to the border (False)
+    antialias : stretch the kernel by ``max(step, 1)`` when downsampling
+    extrapolation_value : the output value where a ``tf_crop_and_resize`` coordinate leaves the input
+    roi : ``(start, end)`` in normalised coordinates for ``tf_crop_and_resize``; one pair for every axis, or a
+          tuple of pairs, one per resized axis
+    index_arithmetic : the precision of coordinate arithmetic (``explorer.engine.coords.ARITHMETIC``); it decides
+          which index ``nearest`` picks at exact ties
+    """
+
+    kernel: str = "linear"
+    coordinate_transformation_mode: str = "half_pixel"
+    nearest_mode: str = "round_prefer_floor"
+    cubic_coeff_a: float = -0.75
+    exclude_outside: bool = False
+    antialias: bool = False
+    extrapolation_value: float = 0.0
+    roi: tuple | None = None
+    index_arithmetic: str = "float64"
+
+    def __post_init__(self):
+        if self.kernel not in KERNEL_NAMES:
+            raise choice_error("kernel", self.kernel, KERNEL_NAMES)
+        if self.coordinate_transformation_mode not in TRANSFORMS:
+            raise choice_error("coordinate_transformation_mode", self.coordinate_transformation_mode,
+                               TRANSFORMS)
+        if self.nearest_mode not in ROUNDING:
+            raise choice_error("nearest_mode", self.nearest_mode, ROUNDING)
+        if self.index_arithmetic not in ARITHMETIC:
+            raise choice_error("index_arithmetic", self.index_arithmetic, ARITHMETIC)
+        for name in ("exclude_outside", "antialias"):
+            value = getattr(self, name)
+            if not isinstance(value, (bool, int)) or value not in (0, 1):
+                raise TypeError(f"{name} must be True or False, got {value!r}")
+            object.__setattr__(self, name, bool(value))
+        for name in ("cubic_coeff_a", "extrapolation_value"):
+            value = getattr(self, name)
+            try:
+                value = float(value)
+            except (TypeError, ValueError):
+                raise TypeError(f"{name} must be a number, got {value!r}") from None
+            if name == "cubic_coeff_a" and not math.isfinite(value):
+                raise ValueError(f"cubic_coeff_a must be finite, got {value!r}")
+            object.__setattr__(self, name, value)
+        if self.roi is not None:
+            object.__setattr__(self, "roi", _normalise_roi(self.roi))
+
+    def replace(self, **changes) -> "Spec":
+        """A copy with some fields changed: ``spec.replace(antialias=True)``."""
+        return replace(self, **changes)
+
+    def roi_for(self, axis_index: int):
+        """The ``(start, end)`` pair of the ``axis_index``-th resized axis (None when there is no roi)."""
+        if self.roi is None:
+            return None
+        if isinstance(self.roi[0], tuple):
+            if axis_index >= len(self.roi):
+                raise ValueError(f"roi has {len(self.roi)} (start, end) pairs but axis {axis_index} "
+                                 "is resized; give one pair per resized axis or a single pair")
+            return self.roi[axis_index]
+        return self.roi
+
+    def __repr__(self):
+        shown = []
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "kernel" or value != f.default:
+                shown.append(f"{f.name}={value!r}")
+        return "Spec(" + ", ".join(shown) + ")"
+
+    def to_dict(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def _normalise_roi(roi):
+    try:
+        items = tuple(roi)
+    except TypeError:
+        raise TypeError(f"roi must be a (start, end) pair or a tuple of pairs, got {roi!r}") from None
+    if len(items) == 2 and all(isinstance(v, (int, float)) for v in items):
+        return (float(items[0]), float(items[1]))
+    pairs = []
+    for pair in items:
+        try:
+            start, end = pair
+            pairs.append((float(start), float(end)))
+        except (TypeError, ValueError):
+            raise TypeError(f"roi must be a (start, end) pair or a tuple of pairs, got {roi!r}") from None
+    return tuple(pairs)

@@ -1,0 +1,289 @@
+"""The explorer's state: one mapping shared by every tab, and the validation of every change.
+
+:func:`validate` turns a batch of changes into normalised values or raises a ValueError that names the key,
+the value and the valid choices; nothing here knows about widgets.
+
+>>> s = State()
+>>> s["mode"], s["scale"], s["size"]
+('bilinear', 0.5, None)
+>>> s.validate({"size": 64})
+{'size': (64, 64), 'scale': None}
+>>> s.validate({"scale": 0})
+Traceback (most recent call last):
+...
+ValueError: scale=0 is not valid; give a positive finite number (output / input), e.g. 0.5 or 1.7
+>>> s.validate({"mode": "bicubc"})
+Traceback (most recent call last):
+...
+ValueError: mode='bicubc' is not valid; choose one of: 'area', 'bicubic', ... (did you mean 'bicubic'?)
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+import numpy as np
+
+from ...errors import choice_error
+from ...conventions.image_resize import MODES, check_scale, check_size
+from ...images import TEST_IMAGES
+from ...conventions.names import LIBRARIES
+from ...advisor.pick import CONTENTS, PRIORITIES
+from ..views.gradients import DEFAULT_RECT, UPSTREAMS
+from ..views.modes import DEFAULT_CROP
+
+TABS = ("modes", "gradients", "kernels", "libraries", "backends", "pick")
+SCALE_RANGE = (0.05, 4.0)  # the slider's range; app.set accepts any positive scale
+MAX_LENGTH = 64
+
+DEFAULTS = {
+    "tab": "modes",
+    "image": "photo",
+    "mode": "bilinear",
+    "modes": ("nearest", "bilinear", "bicubic"),
+    "reference": "lanczos",
+    "scale": 0.5,
+    "size": None,
+    "align_corners": False,
+    "antialias": False,
+    "library": "torch",
+    "libraries": ("torch", "tensorflow", "jax", "opencv", "pillow"),
+    "backend": "torch",
+    "version": None,
+    "device": None,
+    "training": True,
+    "upstream": "ones",
+    "seed": 0,
+    "rect": DEFAULT_RECT,
+    "crop": DEFAULT_CROP,
+    "length": 8,
+    "sample": None,
+    "content": "photo",
+    "priorities": None,
+    "targets": ("torch",),
+    "frameworks": ("torch", "tensorflow", "jax"),
+}
+
+
+def backend_table() -> dict:
+    """backend id -> (versions, devices), from the compatibility advisor."""
+    from ...advisor import backends
+
+    return {b.id: (tuple(b.versions), tuple(b.devices)) for b in backends()}
+
+
+class State(Mapping):
+    """A read-only mapping of the current settings; :meth:`validate` checks changes, :meth:`apply` commits
+    validated ones."""
+
+    def __init__(self, **overrides):
+        self._values = dict(DEFAULTS)
+        self._backends = None
+        if overrides:
+            self.apply(self.validate(overrides))
+
+    # Mapping
+    def __getitem__(self, key):
+        return self._values[key]
+
+    def __iter__(self):
+        return iter(self._values)
+
+    def __len__(self):
+        return len(self._values)
+
+    def __repr__(self):
+        shown = {k: ("<array>" if isinstance(v, np.ndarray) else v) for k, v in self._values.items()}
+        return f"State({shown})"
+
+    @property
+    def backends(self) -> dict:
+        if self._backends is None:
+            self._backends = backend_table()
+        return self._backends
+
+    def apply(self, changes: dict):
+        self._values.update(changes)
+
+    def validate(self, changes: dict) -> dict:
+        """Normalised values for ``changes`` (plus the changes they imply), or a ValueError."""
+        unknown = [k for k in changes if k not in DEFAULTS]
+        if unknown:
+            raise choice_error("setting", unknown[0], DEFAULTS, context="for the explorer")
+        out = {}
+        for key, value in changes.items():
+            out[key] = _CHECKS[key](self, value, changes)
+        if changes.get("scale") is not None and changes.get("size") is not None:
+            raise ValueError("give scale or size, not both (got scale={!r}, size={!r})".format(
+                changes["scale"], changes["size"]))
+        if out.get("size") is not None:
+            out["scale"] = None
+        if out.get("scale") is not None:
+            out["size"] = None
+        if "scale" in out and "size" in out and out["scale"] is None and out["size"] is None:
+            raise ValueError("scale=None and size=None leave no output size; give one of them")
+        if "scale" in out and out["scale"] is None and "size" not in out and self["size"] is None:
+            raise ValueError("scale=None needs a size; give size=(height, width) instead")
+        if "size" in out and out["size"] is None and "scale" not in out and self["scale"] is None:
+            raise ValueError("size=None needs a scale; give scale=... instead")
+        if "backend" in out and out["backend"] != self["backend"]:
+            # another backend has other versions and devices: keep them only when given with it
+            out.setdefault("version", _check_version(self, changes.get("version"), changes))
+            out.setdefault("device", _check_device(self, changes.get("device"), changes))
+        return out
+
+
+# ---------------------------------------------------------------------------------------------- checks
+def _choice(choices, name):
+    def check(state, value, changes):
+        if not isinstance(value, str) or value not in choices:
+            raise choice_error(name, value, choices)
+        return value
+    return check
+
+
+def _subset(choices, name, allow_empty=False):
+    def check(state, value, changes):
+        if isinstance(value, str):
+            value = (value,)
+        try:
+            items = tuple(value)
+        except TypeError:
+            raise ValueError(f"{name}={value!r} is not valid; give a list of: "
+                             + ", ".join(repr(c) for c in choices)) from None
+        if not items and not allow_empty:
+            raise ValueError(f"{name}=() is not valid; choose at least one of: "
+                             + ", ".join(repr(c) for c in choices))
+        for item in items:
+            if not isinstance(item, str) or item not in choices:
+                raise choice_error(name, item, choices)
+        return tuple(dict.fromkeys(items))
+    return check
+
+
+def _bool(name):
+    def check(state, value, changes):
+        if not isinstance(value, (bool, np.bool_)):
+            raise ValueError(f"{name}={value!r} is not valid; choose one of: False, True")
+        return bool(value)
+    return check
+
+
+def _image(state, value, changes):
+    from ...images import as_image, load_image
+
+    if isinstance(value, str) and value in TEST_IMAGES:
+        return value
+    if isinstance(value, str) and os.path.isfile(value):
+        return load_image(value)
+    if isinstance(value, str):
+        raise choice_error("image", value, TEST_IMAGES,
+                           context="(a built-in test image or an image file; or pass an array or bytes)")
+    if isinstance(value, (bytes, bytearray, memoryview)) or hasattr(value, "__fspath__"):
+        return load_image(value)
+    return as_image(value)
+
+
+def _scale(state, value, changes):
+    return None if value is None else check_scale(value)
+
+
+def _size(state, value, changes):
+    return None if value is None else check_size(value)
+
+
+def _fractions(name):
+    def check(state, value, changes):
+        try:
+            top, left, bottom, right = (float(v) for v in value)
+        except (TypeError, ValueError):
+            raise ValueError(f"{name}={value!r} is not valid; give (top, left, bottom, right) as fractions "
+                             "of the image, e.g. (0.25, 0.25, 0.75, 0.75)") from None
+        if not (0 <= top < bottom <= 1 and 0 <= left < right <= 1):
+            raise ValueError(f"{name}={value!r} is not valid; need 0 <= top < bottom <= 1 and "
+                             "0 <= left < right <= 1")
+        return (top, left, bottom, right)
+    return check
+
+
+def _int_range(name, lo, hi, allow_none=False):
+    def check(state, value, changes):
+        if value is None and allow_none:
+            return None
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or not lo <= value <= hi:
+            raise ValueError(f"{name}={value!r} is not valid; give an integer from {lo} to {hi}")
+        return int(value)
+    return check
+
+
+def _backend(state, value, changes):
+    table = state.backends
+    if not isinstance(value, str) or value not in table:
+        raise choice_error("backend", value, table)
+    return value
+
+
+def _backend_of(state, changes):
+    return changes.get("backend", state["backend"])
+
+
+def _check_version(state, value, changes):
+    if value is None:
+        return None
+    versions = state.backends.get(_backend_of(state, changes), ((), ()))[0]
+    value = str(value)
+    if value not in versions:
+        raise choice_error("version", value, versions or ("None",),
+                           context=f"for backend {_backend_of(state, changes)!r}")
+    return value
+
+
+def _check_device(state, value, changes):
+    if value is None:
+        return None
+    devices = state.backends.get(_backend_of(state, changes), ((), ()))[1]
+    if value not in devices:
+        raise choice_error("device", value, devices or ("None",),
+                           context=f"for backend {_backend_of(state, changes)!r}")
+    return value
+
+
+def _backend_list(name):
+    def check(state, value, changes):
+        table = state.backends
+        return _subset(tuple(table) or ("torch",), name)(state, value, changes)
+    return check
+
+
+def _priorities(state, value, changes):
+    return None if value is None else _subset(tuple(PRIORITIES), "priorities", allow_empty=True)(state, value, changes)
+
+
+_CHECKS = {
+    "tab": _choice(TABS, "tab"),
+    "image": _image,
+    "mode": _choice(MODES, "mode"),
+    "modes": _subset(MODES, "modes"),
+    "reference": _choice(MODES, "reference"),
+    "scale": _scale,
+    "size": _size,
+    "align_corners": _bool("align_corners"),
+    "antialias": _bool("antialias"),
+    "library": _choice(LIBRARIES, "library"),
+    "libraries": _subset(LIBRARIES, "libraries"),
+    "backend": _backend,
+    "version": _check_version,
+    "device": _check_device,
+    "training": _bool("training"),
+    "upstream": _choice(tuple(UPSTREAMS), "upstream"),
+    "seed": _int_range("seed", 0, 2**31 - 1),
+    "rect": _fractions("rect"),
+    "crop": _fractions("crop"),
+    "length": _int_range("length", 2, MAX_LENGTH),
+    "sample": _int_range("sample", 0, 10 * MAX_LENGTH, allow_none=True),
+    "content": _choice(tuple(CONTENTS), "content"),
+    "priorities": _priorities,
+    "targets": _backend_list("targets"),
+    "frameworks": _backend_list("frameworks"),
+}

@@ -1,0 +1,199 @@
+"""Backends: what a backend, version and device support, per mode, and the advisor's findings and fixes.
+
+The grid has one row per mode and one column per use (forward; backward when training; backward under
+deterministic algorithms; ONNX export for PyTorch backends), coloured by the worst finding of
+:func:`explorer.check` for that use: error (red), differs from PyTorch (orange), warning (amber), ok (green).
+The fixes come from :func:`explorer.suggest_fixes`, measured on the current image.
+
+>>> from explorer.images import checkerboard
+>>> data = compute_backends(["nearest", "bicubic"], "torch", device="mps", antialias=True,
+...                         mode="bicubic", image=checkerboard(16), scale=0.5)
+>>> data.status[("bicubic", "backward")], data.status[("nearest", "forward")]
+('error', 'ok')
+>>> print(data.fixes[0])
+set PYTORCH_ENABLE_MPS_FALLBACK=1 ...: identical output and gradient for this 0.5x downscale
+>>> view = BackendsView().update(data)
+>>> view.images["grid"].get_array().shape
+(2, 4)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+from matplotlib.colors import BoundaryNorm, ListedColormap
+
+from . import _style as S
+
+STATUSES = ("ok", "warning", "differs", "error")
+COLOURS = {"ok": "#2ca02c", "warning": "#ffbf00", "differs": "#ff7f0e", "error": "#d62728"}
+SYMBOLS = {"ok": "✓", "warning": "!", "differs": "≠", "error": "✗"}
+USES = {
+    "forward": dict(training=False),
+    "backward": dict(training=True),
+    "deterministic backward": dict(training=True, deterministic=True),
+    "ONNX export": dict(training=False, export="onnx"),
+}
+_OPERATIONS = {"forward": ("forward", "convention", None), "backward": ("backward",),
+               "deterministic backward": ("backward",), "ONNX export": ("export_onnx",)}
+
+
+@dataclass
+class BackendsData:
+    """The support grid of ``modes`` x ``uses`` for one backend/version/device, plus the findings and fixes
+    of the current configuration (``mode``)."""
+
+    backend: str
+    version: object
+    device: object
+    modes: list
+    uses: list
+    status: dict  # (mode, use) -> status
+    messages: dict  # (mode, use) -> [messages]
+    mode: str = ""
+    findings: list = field(default_factory=list)
+    fixes: list = field(default_factory=list)
+    error: object = None
+
+
+def call_options(mode, align_corners, antialias):
+    """(align_corners, antialias) of the PyTorch call the explorer makes for ``mode``: align_corners only
+    where the mode takes it (else None, PyTorch's default), antialias where it applies (lanczos always)."""
+    from ...conventions.image_resize import ImageResize
+
+    opts = ImageResize(mode, scale=1.0, align_corners=align_corners, antialias=antialias).options()
+    return opts.get("align_corners"), opts.get("antialias", False)
+
+
+@lru_cache(maxsize=128)
+def support_grid(modes, backend, version, device, training, align_corners, antialias, sizes=()):
+    """(uses, status, messages) of the support grid: :func:`explorer.check` for every mode and use
+    (cached: the advisor's answers depend only on these arguments)."""
+    import explorer as ex
+    sizes = dict(sizes)
+    info = {b.id: b for b in ex.backends()}
+    uses = [u for u in USES if u != "ONNX export" or getattr(info.get(backend), "library", "") == "torch"]
+    if not training:
+        uses = [u for u in uses if u in ("forward", "ONNX export")]
+    status, messages = {}, {}
+    for m in modes:
+        ac, aa = call_options(m, align_corners, antialias)
+        for use in uses:
+            findings = ex.check(mode=m, backend=backend, version=version, device=device, align_corners=ac,
+                                antialias=aa, **USES[use], **sizes)
+            relevant = [f for f in findings if f.operation in _OPERATIONS[use] and f.severity != "info"]
+            worst = "ok"
+            for f in relevant:
+                if STATUSES.index(f.severity) > STATUSES.index(worst):
+                    worst = f.severity
+            if use != "forward" and status.get((m, "forward")) == "error":
+                worst = "error"  # nothing runs backward or exports when the forward already fails
+                relevant = [f for f in findings if f.severity == "error"] + relevant
+            status[(m, use)] = worst
+            messages[(m, use)] = [f.message for f in relevant]
+    return uses, status, messages
+
+
+def compute_backends(modes, backend, *, version=None, device=None, training=True, align_corners=False,
+                     antialias=False, mode=None, image=None, scale=None, size=None) -> BackendsData:
+    """Run :func:`explorer.check` for every mode and use; with ``image``, also the findings and the measured
+    fixes of ``mode`` (default: the first of ``modes``) from :func:`explorer.suggest_fixes`."""
+    from ...conventions.image_resize import ImageResize
+
+    import explorer as ex
+    sizes = {}
+    if image is not None:
+        probe = ImageResize(modes[0] if modes else "bilinear", scale=scale, size=size)
+        sizes = dict(input_size=tuple(image.shape[:2]), output_size=probe.output_size(image.shape))
+    uses, status, messages = support_grid(tuple(modes), backend, version, device, training, align_corners,
+                                          antialias, tuple(sorted(sizes.items())))
+    data = BackendsData(backend, version, device, list(modes), list(uses), dict(status), dict(messages),
+                        mode or "")
+    current = mode or (modes[0] if modes else None)
+    if current is not None:
+        ac, aa = call_options(current, align_corners, antialias)
+        data.mode = current
+        data.findings = ex.check(mode=current, backend=backend, training=training, version=version,
+                                 device=device, align_corners=ac, antialias=aa, **sizes)
+        if image is not None:
+            x = np.ascontiguousarray(np.moveaxis(image, 2, 0))[None].astype(np.float32)
+            kw = dict(size=size) if size is not None else dict(scale_factor=scale)
+            try:
+                data.fixes = list(ex.suggest_fixes(x, mode=current, backend=backend, training=training,
+                                                   version=version, device=device, align_corners=ac,
+                                                   antialias=aa, **kw))
+            except Exception as exc:  # noqa: BLE001 - shown with the findings
+                data.error = exc
+    return data
+
+
+class BackendsView:
+    """The support grid (``images["grid"]``: status codes 0..3, see :data:`STATUSES`) with a symbol per
+    cell; with ``findings=True`` also the findings and fixes as text below (the app shows them as HTML)."""
+
+    def __init__(self, fig=None, findings: bool = False):
+        self.fig = fig
+        self.layout = None
+        self.show_findings = findings
+
+    def _build(self, modes, uses, lines):
+        rows, cols = len(modes), len(uses)
+        grid_h, text_h = 0.42 * rows, (0.14 * lines + 0.2 if self.show_findings else 0.0)
+        height = grid_h + 0.75 + text_h
+        fig = S.new_figure(1.55 * cols + 1.5, height, self.fig)
+        self.fig = fig
+        ax = fig.add_axes((1.35 / (1.55 * cols + 1.5), (text_h + 0.3) / height, 1.5 * cols / (1.55 * cols + 1.5),
+                           grid_h / height))
+        cmap = ListedColormap([COLOURS[s] for s in STATUSES])
+        norm = BoundaryNorm(np.arange(len(STATUSES) + 1) - 0.5, len(STATUSES))
+        self.images = {"grid": ax.imshow(np.zeros((rows, cols)), cmap=cmap, norm=norm, aspect="auto")}
+        ax.set_xticks(range(cols), uses, fontsize=8)
+        ax.set_yticks(range(rows), modes, fontsize=8)
+        ax.xaxis.tick_top()
+        ax.tick_params(length=0)
+        self.cells = {(m, u): ax.text(j, i, "", ha="center", va="center", fontsize=11, color="white")
+                      for i, m in enumerate(modes) for j, u in enumerate(uses)}
+        self.title = fig.text(0.01, (text_h + 0.05) / height, "", fontsize=8, va="bottom")
+        self.text = (fig.text(0.01, (text_h - 0.05) / height, "", fontsize=7, va="top", family="monospace")
+                     if self.show_findings else None)
+        self.axes = {"grid": ax}
+        self.layout = (tuple(modes), tuple(uses), lines)
+
+    def update(self, data: BackendsData) -> "BackendsView":
+        text = findings_text(data, width=100, limit=10) if self.show_findings else ""
+        lines = text.count("\n") + 1 if text else 0
+        if self.layout != (tuple(data.modes), tuple(data.uses), lines):
+            self._build(data.modes, data.uses, lines)
+        codes = np.array([[STATUSES.index(data.status[(m, u)]) for u in data.uses] for m in data.modes],
+                         dtype=float).reshape(len(data.modes), len(data.uses))
+        self.images["grid"].set_data(codes)
+        for (m, u), t in self.cells.items():
+            t.set_text(SYMBOLS[data.status[(m, u)]])
+        where = " ".join(str(v) for v in (data.backend, data.version, data.device) if v is not None)
+        self.title.set_text(f"{where}:  ✓ ok   ! warning   ≠ differs from PyTorch   ✗ error")
+        if self.text is not None:
+            self.text.set_text(text)
+        return self
+
+
+def findings_text(data: BackendsData, width: int = 100, limit: int | None = None) -> str:
+    """The findings and measured fixes of the current configuration as plain text."""
+    lines = [f"{data.mode} on {data.backend}:"]
+    for f in data.findings[:limit]:
+        lines.append(S.wrap(f"{f.severity}: {f.message}", width))
+        if f.error_text:
+            lines.append(S.wrap(f"    raises: {f.error_text}", width))
+    if not data.findings:
+        lines.append("no findings")
+    for k, fix in enumerate(data.fixes[:limit], 1):
+        lines.append(S.wrap(f"fix {k}. {fix}", width))
+    if data.error is not None:
+        lines.append(f"fixes could not be measured: {data.error}")
+    return "\n".join(lines)
+
+
+def backends_figure(modes, backend, *, fig=None, **options):
+    """Compute and draw the Backends view with its findings; returns the Figure."""
+    return BackendsView(fig, findings=True).update(compute_backends(modes, backend, **options)).fig

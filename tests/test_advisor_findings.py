@@ -1,0 +1,178 @@
+"""check() finds every record from the query the record describes; bad input gives clear messages."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import explorer
+from explorer.advisor import knowledge
+
+KB = knowledge.load()
+REACHABLE = [r for r in KB.records if "argument" not in r.when]
+
+
+def _query(record):
+    """check() keyword arguments for the first backend, mode, device and version the record covers."""
+    backend = KB.backends[record.backends[0]]
+    mode = record.modes[0] if record.modes[0] != "*" else next(iter(backend.mode_table()))
+    w = record.when
+    versions = [v for v in KB.versions(backend.library) if record.versions.contains(v)]
+    ac = w.get("align_corners")
+    ac = ac[0] if isinstance(ac, list) else ac
+    export = {"export_coreml": "coreml", "export_onnx": "onnx-" + w.get("exporter", ["dynamo"])[0]}.get(
+        record.operation)
+    query = dict(mode=mode, backend=backend.id, training=record.operation in ("backward", "double_backward"),
+                 version=versions[-1] if versions else None,
+                 device=None if record.devices[0] == "*" else record.devices[0],
+                 align_corners=None if ac in (None, "unset") else ac, antialias=bool(w.get("antialias", False)),
+                 spatial_dims=w.get("spatial_dims", [2])[0], dtype=w.get("dtype", ["float32"])[0],
+                 deterministic=bool(w.get("deterministic", False)), export=export,
+                 scale_factor=True if w.get("scale_factor") else None, reference=None)
+    if "opset" in w:
+        query["opset"] = next(o for o in range(7, 25) if knowledge.VersionRange(w["opset"]).contains(str(o)))
+    return query
+
+
+@pytest.mark.parametrize("record", REACHABLE, ids=lambda r: r.id)
+def test_check_finds_the_record(record):
+    findings = explorer.check(**_query(record))
+    hit = [f for f in findings if f.record_id == record.id]
+    assert hit, f"{record.id} not found by {_query(record)}"
+    finding = hit[0]
+    assert finding.source == record.source
+    if record.status == "fails" and not record.when.get("ratio"):
+        assert finding.severity in ("error", "info")  # info only for second-order gradients
+    if record.error_text and "{" not in record.error_text:
+        assert finding.error_text == record.error_text
+
+
+@pytest.mark.parametrize("record", [r for r in REACHABLE if r.status == "fails" and r.operation == "backward"][:12],
+                         ids=lambda r: r.id)
+def test_backward_failures_do_not_show_for_inference(record):
+    query = _query(record) | {"training": False}
+    assert record.id not in [f.record_id for f in explorer.check(**query)]
+
+
+def test_device_specific_findings_are_warnings_without_a_device():
+    findings = explorer.check(mode="lanczos", backend="torch", antialias=True)
+    cuda = next(f for f in findings if f.record_id == "torch-lanczos-cuda")
+    assert cuda.severity == "warning" and cuda.message.startswith("On cuda")
+    on_cpu = explorer.check(mode="lanczos", backend="torch", antialias=True, device="cpu")
+    assert "torch-lanczos-cuda" not in [f.record_id for f in on_cpu]
+    on_cuda = explorer.check(mode="lanczos", backend="torch", antialias=True, device="cuda")
+    assert next(f for f in on_cuda if f.record_id == "torch-lanczos-cuda").severity == "error"
+
+
+def test_ratio_findings_settled_by_sizes():
+    integer = explorer.check(mode="nearest", backend="candle", training=True, input_size=(8, 8), output_size=(16, 16))
+    fraction = explorer.check(mode="nearest", backend="candle", training=True, input_size=(8, 8), output_size=(12, 12))
+    assert "candle-nearest-backward-non-integer" not in [f.record_id for f in integer]
+    assert "candle-nearest-backward-non-integer" in [f.record_id for f in fraction if f.severity == "error"]
+
+
+def test_reference_decides_differs():
+    versus_torch = explorer.check(mode="bicubic", backend="tensorflow", reference="torch")
+    versus_jax = explorer.check(mode="bicubic", backend="tensorflow", reference="jax")
+    assert next(f for f in versus_torch if f.record_id == "tf-bicubic-convention").severity == "differs"
+    assert next(f for f in versus_jax if f.record_id == "tf-bicubic-convention").severity == "info"
+
+
+def test_same_word_other_computation():
+    findings = explorer.check(mode="nearest", backend="tensorflow", reference="torch")
+    assert any(f.severity == "differs" and "nearest-exact" not in (f.record_id or "") and "'nearest'" in f.message
+               for f in findings)
+    assert not [f for f in explorer.check(mode="nearest-exact", backend="tensorflow") if f.record_id is None
+                and f.severity == "differs"]
+
+
+def test_mode_missing_on_backend_is_a_finding():
+    findings = explorer.check(mode="area", backend="burn-tch")
+    assert findings[0].severity == "error" and "Nearest" in findings[0].message
+
+
+def test_unknown_version_answers_nearest_known():
+    findings = explorer.check(mode="bilinear", backend="burn-ndarray", version="0.19.5", training=True)
+    note = findings[0] if findings[0].severity == "warning" else next(f for f in findings if "nearest known" in f.message)
+    assert "0.19.0" in note.message
+    assert "burn-ndarray-bilinear-backward" in [f.record_id for f in findings]
+    newer = explorer.check(mode="nearest", backend="burn-tch", version="0.30.0")
+    assert any("not verified" in f.message for f in newer)
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    (dict(mode="nearest", backend="burn-xyz"), ["backend='burn-xyz'", "burn-tch"]),
+    (dict(mode="bicubc", backend="torch"), ["mode='bicubc'", "bicubic"]),
+    (dict(mode="nearest", backend="burn-tch", version="banana"), ["version='banana'"]),
+    (dict(mode="nearest", backend="burn-tch", device="tpu"), ["device='tpu'", "cuda"]),
+    (dict(mode="nearest", backend="torch", dtype="float128"), ["dtype='float128'", "float32"]),
+    (dict(mode="nearest", backend="torch", export="tflite"), ["export='tflite'", "onnx"]),
+    (dict(mode="", backend="torch"), ["mode"]),
+])
+def test_bad_input_names_the_argument(kwargs, words):
+    with pytest.raises(ValueError) as info:
+        explorer.check(**kwargs)
+    for word in words:
+        assert word in str(info.value)
+
+
+def test_diagnose_bad_and_unknown_text():
+    with pytest.raises(ValueError, match="empty"):
+        explorer.diagnose("   ")
+    with pytest.raises(TypeError):
+        explorer.diagnose(None)
+    unknown = explorer.diagnose("the printer is on fire")
+    assert not unknown.matched and "No known" in unknown.message
+
+
+@pytest.mark.parametrize("record", [r for r in KB.records if r.error_text and "{" not in r.error_text][::3],
+                         ids=lambda r: r.id)
+def test_diagnose_finds_each_text(record):
+    result = explorer.diagnose(record.error_text)
+    assert result.matched
+    assert record.id in [f.record_id for f in result.findings]
+
+
+def test_suggest_fixes_bad_input():
+    x = np.zeros((1, 1, 4, 4))
+    with pytest.raises(ValueError, match="exactly one of size or scale_factor"):
+        explorer.suggest_fixes(x, mode="nearest", backend="torch")
+    with pytest.raises(ValueError, match="grad_output"):
+        explorer.suggest_fixes(x, mode="nearest", backend="torch", size=(8, 8), grad_output=np.ones((1, 1, 3, 3)))
+    with pytest.raises(TypeError, match="numeric"):
+        explorer.suggest_fixes(np.array([["a"]], dtype=object), mode="nearest", backend="torch", size=(2, 2))
+
+
+def test_compare_conventions_across_libraries():
+    x = np.random.default_rng(1).random((1, 2, 9, 7), dtype=np.float32)
+    table = explorer.compare_conventions(x, "bicubic", (5, 11), libraries=["torch", "opencv", "tensorflow", "burn-tch"])
+    rows = {r["backend"]: r for r in table}
+    assert rows["torch"]["exact"] and rows["opencv"]["exact"]  # Keys -0.75 with clamped borders
+    # OpenCV keeps its cubic coefficients in float32: on float64 input it is 1e-7 away, not identical
+    double = explorer.compare_conventions(x.astype(np.float64), "bicubic", (5, 11), libraries=["torch", "opencv"])
+    assert not double.rows[1]["exact"] and 0 < double.rows[1]["output_max_abs"] < 1e-6
+    assert not rows["tensorflow"]["exact"] and rows["tensorflow"]["output_rmse"] > 0
+    assert not rows["burn-tch"]["exact"]  # Burn's align_corners defaults to true
+    aligned = explorer.compare_conventions(x, "bicubic", (5, 11), libraries=["torch", "burn-tch"], align_corners=False)
+    assert all(r["exact"] for r in aligned)
+    missing = explorer.compare_conventions(x, "area", (5, 5), libraries=["torch", "burn-tch"])
+    assert missing.rows[1]["error"] and "burn-tch" in str(missing)
+
+
+def test_smoke_matrix_marks_the_seed_case():
+    cases = explorer.smoke_matrix("burn-tch")
+    exact = [c for c in cases if c.mode == "NearestExact"]
+    assert exact and all(c.expected == "fails" for c in exact)
+    assert all(c.expected == "ok" for c in cases if c.mode == "Nearest")
+    assert {c.ratio for c in cases} == {"2x", "0.75x"}
+    inference = explorer.smoke_matrix("burn-wgpu", training=False)
+    assert all(c.expected != "fails" for c in inference if c.mode == "Bilinear")
+
+
+def test_backends_listing():
+    listing = {b.id: b for b in explorer.backends()}
+    for expected in ("burn-tch", "burn-ndarray", "burn-flex", "burn-wgpu", "burn-cuda", "torch", "tensorflow", "jax",
+                     "onnxruntime", "opencv", "pillow", "keras-torch", "mlx", "coreml", "tensorrt", "candle"):
+        assert expected in listing
+    assert set(listing["torch"].devices) >= {"cpu", "cuda", "mps"}
+    assert "0.13.0" not in listing["burn-flex"].versions and "0.22.0-pre.2" in listing["burn-flex"].versions

@@ -1,0 +1,189 @@
+"""Live oracle: explorer's ONNX presets against ONNX Runtime (CPU), with Resize models built by onnx.helper.
+
+Every row of ``presets("onnx")`` (each coordinate transform x nearest mode, linear and cubic, antialias with and
+without exclude_outside, opset 10 and 11) runs on a seeded grid of sizes 1..60; the ``scales`` input, ROI
+crop-and-resize, ``keep_aspect_ratio_policy`` and the float32 ties of nearest rounding have their own tests.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from explorer.conventions import NoGradientError, library_resize, library_resize_backward, preset, presets
+from preset_cases import image, options_id, size_grid
+
+onnx = pytest.importorskip("onnx", reason="onnx is an oracle installed by the 'oracles' extra")
+ort = pytest.importorskip("onnxruntime", reason="ONNX Runtime is an oracle installed by the 'oracles' extra")
+from onnx import TensorProto, helper  # noqa: E402
+
+pytestmark = pytest.mark.oracle
+
+ROWS = [(row.mode, row.options) for row in presets("onnx")]
+_ELEM = {np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.uint8): TensorProto.UINT8}
+
+
+def ort_resize(x, mode, sizes=None, scales=None, roi=None, opset=19, **attributes):
+    """Run one ONNX Resize node on ``x`` with ONNX Runtime."""
+    inputs, initializers = ["X"], []
+
+    def const(name, kind, values):
+        initializers.append(helper.make_tensor(name, kind, [len(values)], list(values)))
+        inputs.append(name)
+
+    if opset == 10:
+        const("scales", TensorProto.FLOAT, [float(s) for s in scales])
+    else:
+        if roi is not None or opset < 13:
+            const("roi", TensorProto.FLOAT, [float(v) for v in (roi or [])])
+        else:
+            inputs.append("")
+        if scales is not None:
+            const("scales", TensorProto.FLOAT, [float(s) for s in scales])
+        else:
+            if opset < 13:
+                const("scales", TensorProto.FLOAT, [])
+            else:
+                inputs.append("")
+            const("sizes", TensorProto.INT64, [int(s) for s in sizes])
+    node = helper.make_node("Resize", inputs, ["Y"], mode=mode, **attributes)
+    graph = helper.make_graph([node], "resize", [helper.make_tensor_value_info("X", _ELEM[x.dtype], list(x.shape))],
+                              [helper.make_tensor_value_info("Y", _ELEM[x.dtype], None)], initializer=initializers)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    model.ir_version = 8
+    options = ort.SessionOptions()
+    options.log_severity_level = 3
+    session = ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
+    return session.run(None, {"X": x})[0]
+
+
+def _attributes(options):
+    return {k: (int(v) if isinstance(v, bool) else v) for k, v in options.items() if k != "opset"}
+
+
+@pytest.mark.parametrize("mode,options", ROWS, ids=[f"{m}-{options_id(o)}" for m, o in ROWS])
+def test_forward_matches_onnxruntime(mode, options):
+    opset = options.get("opset", 19)
+    worst = 0.0
+    for h, w, H, W in size_grid(("onnx", mode, options_id(options)), 8):
+        x = image((mode, h, w), (h, w))
+        if opset == 10:  # Resize-10 takes scales only: floor(n * scale) and steps by 1/scale
+            scales = [np.float32((H + 0.5) / h), np.float32((W + 0.5) / w)]
+            want = ort_resize(x, mode, scales=scales, opset=10)
+            got = library_resize(x, library="onnx", mode=mode, scale_factor=[float(s) for s in scales], axes=(0, 1),
+                                 **options)
+        else:
+            want = ort_resize(x, mode, sizes=(H, W), opset=opset, **_attributes(options))
+            got = library_resize(x, (H, W), library="onnx", mode=mode, **options)
+        assert got.shape == want.shape, (h, w, H, W)
+        if mode == "nearest":
+            np.testing.assert_array_equal(got, want, err_msg=f"{h}x{w} -> {H}x{W}")
+        worst = max(worst, float(np.abs(got - want).max()))
+    assert worst <= 1e-5
+
+
+TIE_PAIRS = [(7, 2), (7, 38), (11, 26), (13, 2), (14, 1), (14, 19), (18, 39), (23, 14), (29, 30), (26, 28), (28, 8),
+             (4, 3), (4, 2), (8, 5), (4, 6), (10, 3), (26, 7), (20, 6)]
+
+
+@pytest.mark.parametrize("transform", ["half_pixel", "asymmetric", "align_corners", "pytorch_half_pixel",
+                                       "half_pixel_symmetric"])
+def test_nearest_rounding_at_float32_ties_matches_onnxruntime(transform):
+    """ORT divides by a float32 scale and treats coordinates within 1e-6 of a half-integer as ties."""
+    rng = np.random.default_rng(5)
+    pairs = TIE_PAIRS + [tuple(int(v) for v in rng.integers(1, 41, 2)) for _ in range(12)]
+    mismatched = []
+    for rule in ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil"):
+        for n, m in pairs:
+            x = np.arange(n, dtype=np.float32).reshape(1, n)
+            want = ort_resize(x, "nearest", sizes=(1, m), coordinate_transformation_mode=transform, nearest_mode=rule)
+            got = library_resize(x, (m,), library="onnx", mode="nearest", coordinate_transformation_mode=transform,
+                                 nearest_mode=rule)
+            if not np.array_equal(got, want):
+                mismatched.append((rule, n, m))
+    assert mismatched == []
+
+
+@pytest.mark.parametrize("mode,options", [("nearest", {}), ("linear", {}), ("cubic", {}),
+                                          ("linear", {"antialias": 1, "exclude_outside": 1}),
+                                          ("nearest", {"coordinate_transformation_mode": "half_pixel_symmetric"})],
+                         ids=["nearest", "linear", "cubic", "linear-aa", "nearest-symmetric"])
+def test_scales_input_sets_floor_size_and_the_kernel_step(mode, options):
+    for h, w, sh, sw in [(5, 8, 1.7, 0.62), (9, 4, 0.37, 2.5), (6, 6, 1.1, 1.1), (13, 7, 3.3, 0.8)]:
+        x = image((mode, h, w), (h, w))
+        scales = [np.float32(sh), np.float32(sw)]
+        want = ort_resize(x, mode, scales=scales, **_attributes(options))
+        got = library_resize(x, library="onnx", mode=mode, scale_factor=(sh, sw), axes=(0, 1), **options)
+        assert got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=0, atol=1e-5)
+
+
+@pytest.mark.parametrize("mode", ["nearest", "linear", "cubic"])
+def test_tf_crop_and_resize_with_roi_and_extrapolation(mode):
+    x = image(("roi", mode), (9, 11))
+    roi = [(0.1, 0.2), (-0.3, 1.4)]
+    flat = [0.1, -0.3, 0.2, 1.4]
+    for H, W in [(5, 7), (12, 4), (1, 6)]:
+        want = ort_resize(x, mode, sizes=(H, W), roi=flat, coordinate_transformation_mode="tf_crop_and_resize",
+                          extrapolation_value=-1.0)
+        got = library_resize(x, (H, W), library="onnx", mode=mode, coordinate_transformation_mode="tf_crop_and_resize",
+                             roi=roi, extrapolation_value=-1.0)
+        np.testing.assert_allclose(got, want, rtol=0, atol=1e-5, err_msg=f"{H}x{W}")
+
+
+@pytest.mark.parametrize("policy", ["not_larger", "not_smaller"])
+def test_keep_aspect_ratio_policy_changes_the_output_size_like_onnxruntime(policy):
+    x = image(("policy", policy), (9, 14))
+    for H, W in [(5, 20), (20, 5), (9, 9)]:
+        want = ort_resize(x, "linear", sizes=(H, W), keep_aspect_ratio_policy=policy)
+        got = library_resize(x, (H, W), library="onnx", mode="linear", keep_aspect_ratio_policy=policy)
+        assert got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=0, atol=1e-5)
+
+
+def test_attribute_errors_match_onnxruntime():
+    x = image("err", (4, 4))
+    with pytest.raises(Exception, match="exclude_outside"):
+        ort_resize(x, "nearest", sizes=(3, 3), exclude_outside=1)
+    with pytest.raises(ValueError, match="exclude_outside"):
+        preset("onnx", "nearest", exclude_outside=1)
+    with pytest.raises(ValueError, match="coordinate_transformation_mode='tf_half_pixel_for_nn'"):
+        preset("onnx", "nearest", coordinate_transformation_mode="tf_half_pixel_for_nn")  # removed in opset 13
+    with pytest.raises(ValueError, match="opset 18"):
+        preset("onnx", "linear", opset=13, antialias=1)
+    with pytest.raises(ValueError, match="opset 11"):
+        preset("onnx", "nearest", opset=10, nearest_mode="floor")
+
+
+def test_uint8_nearest_is_a_gather_and_integer_linear_is_refused():
+    x = image("u8", (7, 9), np.uint8)
+    want = ort_resize(x, "nearest", sizes=(4, 13))
+    got = library_resize(x, (4, 13), library="onnx", mode="nearest")
+    assert got.dtype == np.uint8
+    np.testing.assert_array_equal(got, want)
+    with pytest.raises(TypeError, match="integer"):
+        library_resize(x, (4, 13), library="onnx", mode="linear")
+
+
+def test_gradient_only_for_linear_without_antialias():
+    g = np.ones((3, 3))
+    assert library_resize_backward(g, (4, 4), (3, 3), library="onnx", mode="linear").shape == (4, 4)
+    with pytest.raises(NoGradientError, match="ONNX Runtime"):
+        library_resize_backward(g, (4, 4), (3, 3), library="onnx", mode="cubic")
+    with pytest.raises(NoGradientError, match="without antialias"):
+        library_resize_backward(g, (4, 4), (3, 3), library="onnx", mode="linear", antialias=1)
+
+
+def test_an_unchanged_shape_is_copied_whatever_the_scales_or_roi():
+    """ONNX Runtime returns the input when the output shape equals it (even for tf_crop_and_resize)."""
+    x = image("copy", (6, 6))
+    cropped = ort_resize(x, "linear", sizes=(6, 6), roi=[0.1, 0.2, 0.7, 0.9],
+                         coordinate_transformation_mode="tf_crop_and_resize")
+    np.testing.assert_array_equal(cropped, x)
+    got = library_resize(x, (6, 6), library="onnx", mode="linear", coordinate_transformation_mode="tf_crop_and_resize",
+                         roi=[(0.1, 0.7), (0.2, 0.9)])
+    np.testing.assert_array_equal(got, x)
+    scaled = ort_resize(x, "cubic", scales=[np.float32(1.1), np.float32(1.1)])
+    np.testing.assert_array_equal(scaled, x)
+    same = library_resize(x, library="onnx", mode="cubic", scale_factor=(1.1, 1.1), axes=(0, 1))
+    np.testing.assert_array_equal(same, x)
