@@ -6,7 +6,7 @@
 
 Everything runs single-threaded, and is timed by the CPU time of the calling thread (``--wall`` for the wall clock),
 which other processes on a shared machine disturb far less: ``torch.set_num_threads(1)``, numpy's BLAS held to one thread by explorer
-(``explorer.engine.execute.BLAS_THREADS``), OpenCV ``cv2.setNumThreads(1)``.  Timings are medians of interleaved
+(``explorer.engine.threads.BLAS_THREADS``), OpenCV ``cv2.setNumThreads(1)``.  Timings are medians of interleaved
 repetitions; ratios (explorer / torch) are taken within the same run, which is what to trust on a noisy
 machine.  Every call runs after the others in each repetition (interleaved), so each meets the caches the
 others leave behind, as in a real pipeline.  Plans are warmed first: a repeated call pays only the
@@ -27,6 +27,8 @@ import tracemalloc
 import numpy as np
 
 import explorer
+import explorer.engine.memory
+import explorer.engine.threads
 
 WORKLOADS = {
     "W1 1x3x512²→1024²": ((1, 3, 512, 512), (1024, 1024)),
@@ -70,7 +72,7 @@ def _label(mode, opts):
 
 
 def _peak_memory(fn, output_bytes):
-    explorer.engine.execute._scratch.buffers = {}  # count the intermediate buffer, which later calls reuse
+    explorer.engine.memory.release_scratch()  # count the intermediate buffer, which later calls reuse
     gc.collect()
     tracemalloc.start()
     tracemalloc.reset_peak()
@@ -198,7 +200,7 @@ def main(argv=None):
         workloads = {k: v for k, v in workloads.items() if any(w in k for w in args.workload)}
     modes = MODES if not args.mode else [m for m in MODES if _label(*m) in args.mode]
     print(f"numpy {np.__version__}, explorer {explorer.__version__}, BLAS threads "
-          f"{explorer.engine.execute.BLAS_THREADS}", flush=True)
+          f"{explorer.engine.threads.BLAS_THREADS}", flush=True)
     rows = run(workloads, args.repeat, modes)
     if args.markdown:
         print(markdown(rows))

@@ -8,24 +8,35 @@
 ((1, 3, 62, 90), (1, 3, 37, 53), dtype('float32'))
 """
 
-from .errors import OutputTooLargeError
-from .engine.execute import resize, resize_backward
-from .advisor import backends, check, compare_conventions, diagnose, smoke_matrix, suggest_fixes
+from .advisor import (
+    backends,
+    check,
+    compare_conventions,
+    diagnose,
+    smoke_matrix,
+    suggest_fixes,
+)
+from .advisor.pick import pick
+from .conventions import (
+    equivalent,
+    library_resize,
+    library_resize_backward,
+    library_resize_transpose,
+    preset,
+    presets,
+)
+from .conventions.pytorch import MODES, interpolate, interpolate_backward, torch_spec
+from .engine import Spec, axis_plan, resize, resize_backward, weights
 from .engine.coords import ROUNDING, TRANSFORMS, source_coordinates
 from .engine.kernels import KERNEL_NAMES, KERNELS
-from .advisor.pick import pick
-from .engine.plan import axis_plan, weights
-from .conventions import (equivalent, library_resize, library_resize_backward, library_resize_transpose, preset,
-                      presets)
-from .engine.spec import Spec
-from .conventions.torch_api import MODES, InvalidSizeError, interpolate, interpolate_backward, torch_spec
+from .errors import InvalidSizeError, NoGradientError, OutputTooLargeError
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Spec", "resize", "resize_backward", "weights", "axis_plan", "interpolate", "interpolate_backward",
     "torch_spec", "MODES", "KERNELS", "KERNEL_NAMES", "TRANSFORMS", "ROUNDING", "source_coordinates",
-    "InvalidSizeError", "OutputTooLargeError",
+    "InvalidSizeError", "OutputTooLargeError", "NoGradientError",
     "backends", "check", "suggest_fixes", "compare_conventions", "diagnose", "smoke_matrix",
     "pick",
     "preset", "presets", "equivalent", "library_resize", "library_resize_backward", "library_resize_transpose",

@@ -1,4 +1,15 @@
-"""Error helpers: every rejected argument names itself, its value and the valid choices."""
+"""The project's error types, one per kind of mistake, and the message every rejected choice gets.
+
+Each type subclasses the builtin exception a Python user expects (``TypeError`` for a wrong type,
+``ValueError`` for a wrong value), so ``except ValueError`` keeps working; where PyTorch raises something
+else for the same mistake (``NotImplementedError`` for a mode it lacks, ``RuntimeError`` for an empty size),
+the type subclasses that too.
+
+>>> str(choice_error("mode", "bicubc", ["bicubic", "bilinear"]))
+"mode='bicubc' is not valid; choose one of: 'bicubic', 'bilinear' (did you mean 'bicubic'?)"
+>>> isinstance(choice_error("mode", "x", ["a"]), ValueError)
+True
+"""
 
 from __future__ import annotations
 
@@ -6,11 +17,35 @@ import difflib
 from typing import Iterable
 
 
-def choice_error(argument: str, value, choices: Iterable[str], *, kind=ValueError, context: str = ""):
+class ArgumentTypeError(TypeError):
+    """An argument of the wrong type (a string where a number belongs, a list where an array belongs)."""
+
+
+class ArgumentValueError(ValueError):
+    """An argument of the right type with a value outside what is allowed (not a choice, not positive, ...)."""
+
+
+class InvalidSizeError(ArgumentValueError, RuntimeError):
+    """An empty input or output size (PyTorch raises RuntimeError; this is also a ValueError)."""
+
+
+class OutputTooLargeError(MemoryError, ValueError):
+    """Raised before allocating when a resize would not fit in memory."""
+
+
+class UnsupportedError(NotImplementedError):
+    """A mode, dtype or rank the chosen library does not implement (it raises NotImplementedError)."""
+
+
+class NoGradientError(NotImplementedError):
+    """The library computes no gradient for this mode (use ``library_resize_transpose`` for ``W^T g``)."""
+
+
+def choice_error(argument: str, value, choices: Iterable[str], *, kind=ArgumentValueError, context: str = ""):
     """Build (not raise) an error for ``argument=value`` not being one of ``choices``.
 
-    >>> str(choice_error("mode", "bicubc", ["bicubic", "bilinear"]))
-    "mode='bicubc' is not valid; choose one of: 'bicubic', 'bilinear' (did you mean 'bicubic'?)"
+    >>> str(choice_error("library", "pytorh", ["torch", "jax"]))
+    "library='pytorh' is not valid; choose one of: 'jax', 'torch' (did you mean 'torch'?)"
     """
     choices = sorted(choices)
     text = f"{argument}={value!r} is not valid"
@@ -24,7 +59,3 @@ def choice_error(argument: str, value, choices: Iterable[str], *, kind=ValueErro
         if close:
             text += f" (did you mean {close[0]!r}?)"
     return kind(text)
-
-
-class OutputTooLargeError(MemoryError, ValueError):
-    """Raised before allocating when a resize would not fit in memory."""

@@ -119,7 +119,7 @@ def photo(n: int = 256) -> np.ndarray:
     and reduced to ``n`` x ``n`` with an antialiased Keys cubic (this package's own resize)."""
     from matplotlib import cbook
 
-    from .engine.execute import resize
+    from .engine.resize import resize
     from .engine.spec import Spec
 
     last = None
@@ -288,7 +288,7 @@ def fit_image(image: np.ndarray, max_side: int) -> tuple[np.ndarray, str]:
     h, w = image.shape[:2]
     if max(h, w) <= max_side:
         return image, ""
-    from .engine.execute import resize
+    from .engine.resize import resize
     from .engine.spec import Spec
 
     f = max_side / max(h, w)

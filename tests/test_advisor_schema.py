@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from explorer.conventions import names
+from explorer.conventions import mode_names as names
 from explorer.advisor import knowledge
 from explorer.advisor.versions import VersionRange, parse_version
 

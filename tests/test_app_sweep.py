@@ -15,8 +15,8 @@ from explorer.ui.app import App  # noqa: E402
 from explorer.ui.app.state import SCALE_RANGE  # noqa: E402
 from explorer.conventions.image_resize import MODES  # noqa: E402
 from explorer.images import TEST_IMAGES, test_image  # noqa: E402
-from explorer.conventions.names import LIBRARIES  # noqa: E402
-from explorer.ui.views import _style as S  # noqa: E402
+from explorer.conventions.mode_names import LIBRARIES  # noqa: E402
+from explorer.ui.views import style as S  # noqa: E402
 from explorer.ui.views.gradients import UPSTREAMS, upstream_gradient  # noqa: E402
 
 IMAGE = np.random.default_rng(11).random((40, 44, 3)).astype(np.float32)
@@ -207,28 +207,29 @@ def test_every_test_image(app):
 
 
 def test_library_conventions(app):
-    import importlib
-
-    presets = hasattr(explorer, "library_resize")
     for library in LIBRARIES:
         app.set(tab="modes", library=library)
         data = app.tabs["modes"].data
         if library == "torch":
             check_modes_tab(app)
-        elif presets:
-            for mode, y in data.outputs.items():
-                if isinstance(y, np.ndarray):
-                    size = tuple(int(n * app.state["scale"]) for n in app.image.shape[:2])
-                    # the app passes its options by name where the library has them (JAX's antialias=True
-                    # default is overridden by the app's False)
-                    rules = importlib.import_module("explorer.conventions").library(library)
-                    names = {o.name for o in rules.options}
-                    opts = {k: app.state[k] for k in ("align_corners", "antialias") if k in names}
-                    expected = explorer.library_resize(app.image, size=size, library=library, mode=mode,
-                                                       axes=(0, 1), **opts)
-                    np.testing.assert_allclose(y, expected)
-        else:  # the figure says which API is missing, and the app keeps working
-            assert "explorer.library_resize" in app.message_text
+            continue
+        rules = explorer.conventions.library(library)
+        names = {o.name for o in rules.options}
+        # the app passes its options by name where the library has them (JAX's antialias=True default is
+        # overridden by the app's False), and an explicit size floor(n * scale)
+        opts = {k: app.state[k] for k in ("align_corners", "antialias") if k in names}
+        size = tuple(int(n * app.state["scale"]) for n in app.image.shape[:2])
+        planes = np.ascontiguousarray(np.moveaxis(app.image, 2, 0))
+        for mode, y in data.outputs.items():
+            try:
+                expected = explorer.library_resize(planes, size=size, library=library, mode=mode, axes=(1, 2),
+                                                   **opts)
+            except (ValueError, TypeError, NotImplementedError) as exc:
+                assert not isinstance(y, np.ndarray), f"{library} {mode}: the library raises {exc}"
+                assert str(exc) in str(y)
+                continue
+            assert isinstance(y, np.ndarray), f"{library} {mode} shows an error: {y}"
+            np.testing.assert_allclose(y, np.moveaxis(expected, 0, 2))
     app.set(library="torch")
     check_modes_tab(app)
 

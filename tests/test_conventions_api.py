@@ -8,7 +8,7 @@ import pytest
 
 import explorer
 from explorer import Spec
-from explorer.conventions.names import LIBRARIES, LIBRARY_MODES
+from explorer.conventions.mode_names import LIBRARIES, LIBRARY_MODES
 from explorer.conventions import (NoGradientError, equivalent, library_resize, library_resize_backward,
                               library_resize_transpose, preset, presets, weight_difference)
 from explorer.conventions import library as presets_library

@@ -119,7 +119,7 @@ def test_resize_argument_errors(kwargs, match):
 def test_weights_argument_errors():
     _raises(ValueError, "n_out must be at least 1", explorer.weights, 4, 0, Spec())
     _raises(TypeError, "n_in must be an integer", explorer.weights, 4.5, 3, Spec())
-    _raises(ValueError, "scale must be a positive finite number", explorer.weights, 4, 3, Spec(), scale=-1)
+    _raises(ValueError, "scale=-1 is not valid; give a positive finite number", explorer.weights, 4, 3, Spec(), scale=-1)
 
 
 @pytest.mark.parametrize("call", [

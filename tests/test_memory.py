@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 import explorer
-import explorer.engine.execute
+import explorer.engine.memory
 
 
 def _peak_over_result(fn):
-    explorer.engine.execute._scratch.buffers = {}  # count the intermediate buffer too
+    explorer.engine.memory.release_scratch()  # count the intermediate buffer too
     tracemalloc.start()
     result = fn()
     _, peak = tracemalloc.get_traced_memory()

@@ -52,8 +52,10 @@ def test_other_libraries_come_from_library_resize():
     view = LibrariesView(table=True).update(data)
     options = {"tensorflow": {"antialias": False}, "opencv": {}, "jax": {"antialias": False}}
     for lib in libs[1:]:
-        expected = explorer.library_resize(IMAGE, size=(15, 17), library=lib, mode="bicubic", axes=(0, 1),
-                                           **options[lib])
+        # the explorer resizes an image as contiguous (C, H, W) planes
+        planes = np.ascontiguousarray(np.moveaxis(IMAGE, 2, 0))
+        expected = np.moveaxis(explorer.library_resize(planes, size=(15, 17), library=lib, mode="bicubic",
+                                                       axes=(1, 2), **options[lib]), 0, 2)
         np.testing.assert_allclose(data.outputs[lib], expected)
         d = (np.asarray(expected, np.float64) - data.outputs["torch"]).mean(axis=2)
         np.testing.assert_allclose(view.images[f"diff:{lib}"].get_array(), d, atol=1e-5)

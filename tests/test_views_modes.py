@@ -9,7 +9,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 import explorer  # noqa: E402
-from explorer.ui.views import _style as S  # noqa: E402
+from explorer.ui.views import style as S  # noqa: E402
 from explorer.ui.views.modes import ModesView, compute_modes, modes_figure  # noqa: E402
 
 RNG = np.random.default_rng(7)

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from .compare import ConventionTable, compare_conventions
 from .diagnose import Diagnosis, diagnose
 from .findings import Finding, Fix, check
+from .fixes import Suggestions, suggest_fixes
 from .knowledge import load, validate
 from .lint import LintIssue, lint
-from .fixes import Suggestions, suggest_fixes
 from .smoke import SmokeCase, smoke_matrix
 
 

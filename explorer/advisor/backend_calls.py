@@ -43,15 +43,21 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..conventions import names
-from ..engine.execute import resize, resize_backward
-from ..conventions import (NoGradientError, library_resize, library_resize_backward, library_resize_transpose,
-                       preset)
+from ..conventions import (
+    NoGradientError,
+    library_resize,
+    library_resize_backward,
+    library_resize_transpose,
+    preset,
+)
+from ..conventions import mode_names as names
 from ..conventions.burn import forward_backends
 from ..conventions.onnx import OPSETS
 from ..conventions.pytorch import ALIGN_CORNERS_MODES, ANTIALIAS_MODES
 from ..conventions.registry import Library, library
+from ..engine.resize import resize, resize_backward
 from ..engine.spec import Spec
+from ..errors import ArgumentValueError
 from .target import Setup
 from .versions import parse_version
 
@@ -123,7 +129,7 @@ def library_call(setup: Setup, spatial=None, out=None, intended=True) -> Library
         if torch_mode is None and intended:  # what the method means in Keras: its TensorFlow backend's
             return LibraryCall("tensorflow", mode, {"antialias": setup.antialias})
         if torch_mode is None:
-            raise ValueError(f"Keras's torch backend has no {mode!r} (it maps nearest, bilinear and bicubic only)")
+            raise ArgumentValueError(f"Keras's torch backend has no {mode!r} (it maps nearest, bilinear and bicubic only)")
         return LibraryCall("torch", torch_mode, _torch_options(torch_mode, False, setup.antialias))
     if lib == "tensorrt":
         if family == "nearest":
@@ -144,7 +150,7 @@ def library_call(setup: Setup, spatial=None, out=None, intended=True) -> Library
             return LibraryCall(None, None, spec_only=_FLOOR_NEAREST)
         transform = "align_corners" if setup.align_corners else "half_pixel"
         return LibraryCall(None, None, spec_only=Spec("linear", coordinate_transformation_mode=transform))
-    raise ValueError(f"no numeric model for {b.id} mode {mode!r}")
+    raise ArgumentValueError(f"no numeric model for {b.id} mode {mode!r}")
 
 
 def _torch_options(mode, align_corners, antialias) -> dict:
@@ -162,7 +168,7 @@ def _onnx_options(setup: Setup) -> dict:
     if setup.opset is not None:  # the Resize version in force at this opset
         versions = [v for v in OPSETS if v <= setup.opset]
         if not versions:
-            raise ValueError(f"opset {setup.opset} has no Resize operator (it starts at opset 10)")
+            raise ArgumentValueError(f"opset {setup.opset} has no Resize operator (it starts at opset 10)")
         options["opset"] = versions[-1]
     if setup.align_corners and setup.mode != "nearest":
         options["coordinate_transformation_mode"] = "align_corners"
@@ -197,7 +203,7 @@ def _factors(scale_factor, count):
         return (float(scale_factor),) * count
     factors = tuple(float(f) for f in scale_factor)
     if len(factors) != count:
-        raise ValueError(f"scale_factor={scale_factor} has {len(factors)} entries for {count} spatial axes")
+        raise ArgumentValueError(f"scale_factor={scale_factor} has {len(factors)} entries for {count} spatial axes")
     return factors
 
 
@@ -208,7 +214,7 @@ def output_size(setup: Setup, spatial, size=None, scale_factor=None) -> tuple[in
     if size is not None:
         size = (size,) * len(spatial) if isinstance(size, (int, np.integer)) else tuple(int(s) for s in size)
         if len(size) != len(spatial):
-            raise ValueError(f"size={size} has {len(size)} entries but the input has {len(spatial)} spatial axes "
+            raise ArgumentValueError(f"size={size} has {len(size)} entries but the input has {len(spatial)} spatial axes "
                              f"{tuple(spatial)}")
         return size
     factors = _factors(scale_factor, len(spatial))

@@ -12,10 +12,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..conventions import NoGradientError
-from .findings import findings_for
-from .knowledge import ModeUnavailable
-from .fixes import as_nchw, compare
+from ..errors import ArgumentValueError
 from .backend_calls import backward, forward, library_call
+from .findings import findings_for
+from .fixes import as_nchw, compare
+from .knowledge import ModeUnavailable
 from .target import Setup
 
 
@@ -81,7 +82,7 @@ def compare_conventions(x, mode, size, libraries=("torch", "tensorflow", "jax", 
     x = as_nchw(x)
     libraries = list(libraries)
     if not libraries:
-        raise ValueError("libraries must name at least one library or backend, e.g. ['torch', 'tensorflow']")
+        raise ArgumentValueError("libraries must name at least one library or backend, e.g. ['torch', 'tensorflow']")
     out = (size,) * (x.ndim - 2) if isinstance(size, (int, np.integer)) else tuple(int(s) for s in size)
     sizes = (tuple(x.shape[2:]), out)
     xf = x.astype(np.float64) if x.dtype.kind != "f" else x

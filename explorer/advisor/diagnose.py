@@ -14,10 +14,10 @@ import difflib
 import re
 from dataclasses import dataclass, field
 
+from ..errors import ArgumentTypeError, ArgumentValueError
 from .findings import Finding, make_fix
 from .knowledge import Record, load
 from .target import Setup
-
 
 
 @dataclass
@@ -124,9 +124,9 @@ def diagnose(text: str) -> Diagnosis:
     match any word), so a message with or without its exception class, quotes or file prefix is found.
     """
     if not isinstance(text, str):
-        raise TypeError(f"text must be the error message as a string, got {type(text).__name__}")
+        raise ArgumentTypeError(f"text must be the error message as a string, got {type(text).__name__}")
     if not text.strip():
-        raise ValueError("text is empty: paste the error message or panic you saw")
+        raise ArgumentValueError("text is empty: paste the error message or panic you saw")
     kb = load()
     pasted = _tokens(text)
     scored = [(score, record) for record in kb.records if (score := _score(pasted, record))]

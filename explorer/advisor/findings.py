@@ -12,10 +12,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..conventions import names
+from ..conventions import mode_names as names
+from ..errors import ArgumentValueError
 from .knowledge import ModeUnavailable, Record, load
-from .target import Setup
 from .snippets import CARGO_FEATURE, burn_backend_code, resize_code
+from .target import Setup
 from .versions import VersionRange, parse_version
 
 SEVERITY_ORDER = {"error": 0, "differs": 1, "warning": 2, "info": 3}
@@ -161,7 +162,7 @@ def _ratio(kind: str, sizes):
         return any(m and n % m for n, m in pairs)
     if kind == "empty":
         return any(n == 0 or m == 0 for n, m in pairs)
-    raise ValueError(kind)
+    raise ArgumentValueError(kind)
 
 
 def _operation_applies(record: Record, setup: Setup) -> str | None:
@@ -275,10 +276,10 @@ def check(mode, backend, training=True, version=None, device=None, align_corners
     sizes = None
     if input_size is not None or output_size is not None:
         if input_size is None or output_size is None:
-            raise ValueError("give both input_size and output_size (spatial sizes), or neither")
+            raise ArgumentValueError("give both input_size and output_size (spatial sizes), or neither")
         sizes = (tuple(int(s) for s in _seq(input_size)), tuple(int(s) for s in _seq(output_size)))
         if len(sizes[0]) != len(sizes[1]):
-            raise ValueError(f"input_size {sizes[0]} and output_size {sizes[1]} have different lengths")
+            raise ArgumentValueError(f"input_size {sizes[0]} and output_size {sizes[1]} have different lengths")
     try:
         setup = Setup.of(mode=mode, backend=backend, training=training, version=version, device=device,
                          align_corners=align_corners, antialias=antialias, spatial_dims=spatial_dims, dtype=dtype,
@@ -300,7 +301,7 @@ def _unavailable(exc: ModeUnavailable) -> Finding:
                    message=f"{b.id} has no {names.FAMILIES.get(exc.family, exc.family)} mode "
                            f"({exc.mode!r}); its modes are {', '.join(alternatives)}. Compare them on your "
                            "tensor with explorer.compare_conventions or suggest_fixes.",
-                   source="explorer.conventions.names / explorer/advisor/data/backends.toml", evidence="source")
+                   source="explorer.conventions.mode_names / explorer/advisor/data/backends.toml", evidence="source")
 
 
 def findings_for(setup: Setup, sizes=None) -> list[Finding]:

@@ -15,11 +15,12 @@ import math
 
 import numpy as np
 
+from ..errors import ArgumentTypeError, ArgumentValueError
+from .backend_calls import compute, output_size
 from .findings import Finding, Fix, describe_change, findings_for, make_fix
 from .knowledge import load
-from .backend_calls import compute, output_size
-from .target import Setup
 from .snippets import burn_backend_code, resize_code
+from .target import Setup
 
 _COST = {"setting": 0, "mode": 1, "convention": 1, "export": 1, "device": 2, "environment": 2, "workaround": 3,
          "version": 3, "backend": 4}
@@ -45,11 +46,11 @@ def as_nchw(x) -> np.ndarray:
     try:
         x = np.asarray(x)
     except Exception as exc:  # noqa: BLE001 - report what was passed
-        raise TypeError(f"x must be an array, got {type(x).__name__}: {exc}") from None
+        raise ArgumentTypeError(f"x must be an array, got {type(x).__name__}: {exc}") from None
     if x.dtype == object or x.dtype.kind not in "fiub":
-        raise TypeError(f"x must be a numeric array, got dtype {x.dtype}")
+        raise ArgumentTypeError(f"x must be a numeric array, got dtype {x.dtype}")
     if x.ndim < 2:
-        raise ValueError(f"x must have at least 2 dimensions (H, W), got shape {x.shape}")
+        raise ArgumentValueError(f"x must have at least 2 dimensions (H, W), got shape {x.shape}")
     if x.ndim == 2:
         return x[None, None]
     if x.ndim == 3:
@@ -74,7 +75,7 @@ def compare(y_ref, y, g_ref=None, g=None) -> dict:
     y_ref = np.asarray(y_ref, np.float64)
     y = np.asarray(y, np.float64)
     if y.shape != y_ref.shape:
-        raise ValueError(f"output shapes differ: {y.shape} vs reference {y_ref.shape}")
+        raise ArgumentValueError(f"output shapes differ: {y.shape} vs reference {y_ref.shape}")
     d = np.abs(y - y_ref)
     peak = float(np.max(y_ref) - np.min(y_ref)) if y_ref.size else 0.0
     max_abs = float(d.max()) if d.size else 0.0
@@ -122,7 +123,7 @@ def suggest_fixes(x, mode, backend, size=None, scale_factor=None, training=True,
     """
     x = as_nchw(x)
     if (size is None) == (scale_factor is None):
-        raise ValueError("give exactly one of size or scale_factor")
+        raise ArgumentValueError("give exactly one of size or scale_factor")
     setup = Setup.of(mode=mode, backend=backend, training=training, version=version, device=device,
                      align_corners=align_corners, antialias=antialias, spatial_dims=x.ndim - 2,
                      dtype=dtype if dtype is not None else x.dtype, deterministic=deterministic, export=export,
@@ -137,7 +138,7 @@ def suggest_fixes(x, mode, backend, size=None, scale_factor=None, training=True,
         grad = (np.random.default_rng(0).standard_normal(shape).astype(xf.dtype) if grad_output is None
                 else np.asarray(grad_output))
         if grad.shape != shape:
-            raise ValueError(f"grad_output has shape {grad.shape} but the output has shape {shape}")
+            raise ArgumentValueError(f"grad_output has shape {grad.shape} but the output has shape {shape}")
     reference_setup = setup if reference is None else setup.changed(backend=reference, mode=setup.spelling)
     y_ref, g_ref = compute(reference_setup, xf, size, scale_factor, grad, intended=True)
     findings = findings_for(setup, sizes)

@@ -42,8 +42,8 @@ import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
 
-from ..conventions import names
-from ..errors import choice_error
+from ..conventions import mode_names as names
+from ..errors import ArgumentTypeError, ArgumentValueError, choice_error
 from .versions import VersionRange, parse_version
 
 STATUSES = ("supported", "fails", "differs", "unknown")
@@ -183,7 +183,7 @@ class KnowledgeBase:
     def backend(self, name: str) -> Backend:
         """The backend with this id or alias (case and ``_``/``-`` insensitive)."""
         if not isinstance(name, str):
-            raise TypeError(f"backend must be a string such as 'burn-tch', got {name!r}")
+            raise ArgumentTypeError(f"backend must be a string such as 'burn-tch', got {name!r}")
         key = name.strip().lower().replace("_", "-")
         for backend in self.backends.values():
             if key == backend.id or key in backend.aliases:
@@ -243,7 +243,7 @@ def load() -> KnowledgeBase:
                 fixes=_tuple(entry.pop("fixes", None)), when=dict(entry.pop("when", {})),
                 ))
             if entry:
-                raise ValueError(f"record {records[-1].id!r} in {library}.toml has unknown fields {sorted(entry)}")
+                raise ArgumentValueError(f"record {records[-1].id!r} in {library}.toml has unknown fields {sorted(entry)}")
     fixes = {}
     for fid, entry in _read("fixes.toml")["fix"].items():
         fixes[fid] = FixDef(id=fid, kind=entry["kind"], change=dict(entry.get("change", {})),
@@ -271,7 +271,7 @@ def validate(kb: KnowledgeBase | None = None) -> list[str]:
         if b.library not in kb.libraries:
             problems.append(f"backend {b.id}: library {b.library!r} has no [library] entry")
         if b.names is not None and names.library_id(b.names) not in names.LIBRARY_MODES:
-            problems.append(f"backend {b.id}: names={b.names!r} is not an explorer.conventions.names library")
+            problems.append(f"backend {b.id}: names={b.names!r} is not an explorer.conventions.mode_names library")
         for native, family in b.mode_table().items():
             if family not in names.FAMILIES:
                 problems.append(f"backend {b.id}: mode {native!r} has unknown family {family!r}")

@@ -23,12 +23,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import choice_error
-from .findings import check as check_backend
-from .target import Setup
-from .snippets import resize_code
 from ..conventions.image_resize import ImageResize, check_scale, check_size
+from ..errors import ArgumentValueError, choice_error
+from .findings import check as check_backend
 from .quality import measure
+from .snippets import resize_code
+from .target import Setup
 
 #: (mode, antialias) pairs considered, in PyTorch's names.
 CANDIDATES = (("nearest", False), ("nearest-exact", False), ("bilinear", False), ("bilinear", True),
@@ -48,7 +48,6 @@ CONTENTS = {
     "features": ("exact_gradients", "alignment", "no_aliasing"),
 }
 OTHER_WEIGHT = 0.2
-FRAMEWORKS = ("torch", "tensorflow", "jax", "onnxruntime", "opencv", "pillow", "burn-ndarray")
 
 
 @dataclass
@@ -80,7 +79,6 @@ class Pick:
     content: str
     targets: tuple
     training: bool
-    notes: list = field(default_factory=list)
 
     def table(self) -> str:
         cols = ("aliasing", "sharpness", "overshoot", "coverage", "uniformity", "misalignment", "taps")
@@ -130,7 +128,7 @@ def pick(image=None, *, scale=None, size=None, targets=("torch",), training=True
     if scale is None and size is None:
         scale = 0.5
     if scale is not None and size is not None:
-        raise ValueError("give scale or size, not both")
+        raise ArgumentValueError("give scale or size, not both")
     scale = check_scale(scale) if scale is not None else None
     size = check_size(size) if size is not None else None
     if content not in CONTENTS:
@@ -141,7 +139,6 @@ def pick(image=None, *, scale=None, size=None, targets=("torch",), training=True
             raise choice_error("priorities", p, PRIORITIES)
     targets = _as_tuple(targets)
     frameworks = _as_tuple(frameworks)
-    notes = []
     check = check_backend
     if measured is None:
         measured = measure_candidates(image, scale=scale, size=size, align_corners=align_corners)
@@ -186,7 +183,7 @@ def pick(image=None, *, scale=None, size=None, targets=("torch",), training=True
     winner = ranking[0] if ranking and ranking[0].excluded is None else None
     why = _explain(ranking, priorities, content, scale, size, image.shape)
     code = _code(winner, frameworks, scale, size, align_corners, image.shape, check) if winner else {}
-    return Pick(ranking, winner, why, code, priorities, content, targets, training, notes)
+    return Pick(ranking, winner, why, code, priorities, content, targets, training)
 
 
 def _as_tuple(value):

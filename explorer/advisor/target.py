@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..errors import choice_error
+from ..errors import ArgumentTypeError, ArgumentValueError, choice_error
 from .knowledge import Backend, load
 from .versions import parse_version
 
@@ -31,7 +31,7 @@ def normalise_dtype(dtype) -> str:
         try:
             key = np.dtype(dtype).name
         except TypeError:
-            raise TypeError(f"dtype must be a dtype name such as 'float32', got {dtype!r}") from None
+            raise ArgumentTypeError(f"dtype must be a dtype name such as 'float32', got {dtype!r}") from None
     if key not in DTYPES:
         raise choice_error("dtype", dtype, DTYPES)
     return key
@@ -65,7 +65,7 @@ class Setup:
         kb = load()
         b = kb.backend(backend)
         if not isinstance(mode, str) or not mode.strip():
-            raise ValueError(f"mode must be a non-empty mode name such as 'nearest-exact', got {mode!r}")
+            raise ArgumentValueError(f"mode must be a non-empty mode name such as 'nearest-exact', got {mode!r}")
         native = b.native_mode(mode)
         known = kb.versions(b.library)
         resolved = None
@@ -79,24 +79,24 @@ class Setup:
             resolved = max(known, key=parse_version)
         if device is not None:
             if not isinstance(device, str):
-                raise TypeError(f"device must be a string such as 'cuda', got {device!r}")
+                raise ArgumentTypeError(f"device must be a string such as 'cuda', got {device!r}")
             device = device.strip().lower()
             if device.startswith("cuda:"):
                 device = "cuda"
             if device not in b.devices:
                 raise choice_error("device", device, b.devices, context=f"for {b.id}")
         if align_corners not in (None, True, False):
-            raise TypeError(f"align_corners must be True, False or None, got {align_corners!r}")
+            raise ArgumentTypeError(f"align_corners must be True, False or None, got {align_corners!r}")
         if not isinstance(antialias, (bool, np.bool_)):
-            raise TypeError(f"antialias must be True or False, got {antialias!r}")
+            raise ArgumentTypeError(f"antialias must be True or False, got {antialias!r}")
         if isinstance(spatial_dims, bool) or not isinstance(spatial_dims, (int, np.integer)) or not 1 <= spatial_dims <= 4:
-            raise ValueError(f"spatial_dims={spatial_dims!r} is not valid; choose 1, 2, 3 or 4")
+            raise ArgumentValueError(f"spatial_dims={spatial_dims!r} is not valid; choose 1, 2, 3 or 4")
         if export is not None:
             if not isinstance(export, str) or export.strip().lower() not in EXPORTS:
                 raise choice_error("export", export, EXPORTS)
             export = export.strip().lower()
         if opset is not None and (isinstance(opset, bool) or not isinstance(opset, (int, np.integer)) or opset < 1):
-            raise ValueError(f"opset must be a positive integer such as 18, got {opset!r}")
+            raise ArgumentValueError(f"opset must be a positive integer such as 18, got {opset!r}")
         if reference is not None:
             reference = _reference_id(reference)
         return cls(backend=b, mode=native, spelling=mode, version=resolved, requested_version=version,
@@ -160,7 +160,7 @@ def _reference_id(reference: str) -> str:
     """A library or backend id the user compares against."""
     kb = load()
     if not isinstance(reference, str):
-        raise TypeError(f"reference must be a library or backend id such as 'torch', got {reference!r}")
+        raise ArgumentTypeError(f"reference must be a library or backend id such as 'torch', got {reference!r}")
     key = reference.strip().lower()
     if key in kb.libraries or key == "*":
         return key

@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..errors import ArgumentTypeError, ArgumentValueError
+
 _VERSION = re.compile(r"^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:[-.]?(pre|rc|alpha|beta|a|b)\.?(\d+)?)?(?:\+[\w.]+)?$",
                       re.IGNORECASE)
 _STAGES = {"alpha": 0, "a": 0, "beta": 1, "b": 1, "pre": 2, "rc": 3}
@@ -24,10 +26,10 @@ _OPERATORS = ("==", "!=", ">=", "<=", ">", "<")
 def parse_version(text: str) -> tuple:
     """A sortable key for ``text``; ValueError naming the text when it is not a version."""
     if not isinstance(text, str):
-        raise TypeError(f"version must be a string such as '0.22.0-pre.1', got {text!r}")
+        raise ArgumentTypeError(f"version must be a string such as '0.22.0-pre.1', got {text!r}")
     match = _VERSION.match(text.strip())
     if not match:
-        raise ValueError(f"version={text!r} is not a version number; write it like '2.13.0', '0.21' or "
+        raise ArgumentValueError(f"version={text!r} is not a version number; write it like '2.13.0', '0.21' or "
                          "'0.22.0-pre.1'")
     major, minor, patch, stage, number = match.groups()
     release = (int(major), int(minor or 0), int(patch or 0))
@@ -55,7 +57,7 @@ class VersionRange:
             part = part.strip()
             op = next((o for o in _OPERATORS if part.startswith(o)), None)
             if op is None:
-                raise ValueError(f"version range {self.text!r}: clause {part!r} must start with one of "
+                raise ArgumentValueError(f"version range {self.text!r}: clause {part!r} must start with one of "
                                  + ", ".join(_OPERATORS))
             out.append((op, parse_version(part[len(op):])))
         return out

@@ -41,8 +41,12 @@ from __future__ import annotations
 from ..engine.spec import Spec
 from . import burn, jax, onnx, opencv, pillow, pytorch, tensorflow  # noqa: F401 - each registers its library
 from .equivalence import equivalent, weight_difference
-from .library_resize import (NoGradientError, library_resize, library_resize_backward,
-                             library_resize_transpose)
+from .library_resize import (
+    NoGradientError,
+    library_resize,
+    library_resize_backward,
+    library_resize_transpose,
+)
 from .registry import Preset, all_libraries, library, resolve
 from .table import conventions_table
 

@@ -16,6 +16,7 @@ Spec(kernel='lanczos3', exclude_outside=True)
 from __future__ import annotations
 
 from ..engine.spec import Spec
+from ..errors import ArgumentValueError
 from .registry import Library, Option, register
 
 BACKENDS = ("flex", "ndarray", "cubecl", "tch")
@@ -61,7 +62,7 @@ class Burn(Library):
     def validate(self, mode, options):
         backend = options["backend"]
         if mode not in _FORWARD[backend]:
-            raise ValueError(f"Burn's {backend} backend has no {mode} forward (it panics); backends that run it: "
+            raise ArgumentValueError(f"Burn's {backend} backend has no {mode} forward (it panics); backends that run it: "
                              f"{', '.join(forward_backends(mode))}")
 
     def spec(self, mode, options):

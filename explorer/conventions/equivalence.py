@@ -13,6 +13,7 @@ import numpy as np
 
 from ..engine.plan import axis_plan
 from ..engine.spec import Spec
+from ..errors import ArgumentTypeError, ArgumentValueError
 
 
 def weight_difference(spec_a: Spec, spec_b: Spec, n_in: int, n_out: int, scale: float | None = None) -> float:
@@ -39,7 +40,7 @@ def equivalent(spec_a: Spec, spec_b: Spec, n_in: int, n_out: int, scale: float |
     """
     for name, spec in (("spec_a", spec_a), ("spec_b", spec_b)):
         if not isinstance(spec, Spec):
-            raise TypeError(f"{name} must be an explorer.Spec, got {type(spec).__name__}")
+            raise ArgumentTypeError(f"{name} must be an explorer.Spec, got {type(spec).__name__}")
     if not atol >= 0:
-        raise ValueError(f"atol must be a non-negative number, got {atol!r}")
+        raise ArgumentValueError(f"atol must be a non-negative number, got {atol!r}")
     return weight_difference(spec_a, spec_b, n_in, n_out, scale) <= atol

@@ -1,10 +1,10 @@
 """One resize of an (H, W, C) image under one library's convention: forward, backward and 1-D weights.
 
 The explorer's views and :func:`explorer.pick` all go through :class:`ImageResize`, so what they show is what
-the engine computes.  Under the PyTorch convention (``library="torch"``) it calls
-:func:`explorer.interpolate` / :func:`explorer.interpolate_backward` on the image as a (1, C, H, W) array,
-with every PyTorch rule (``scale_factor`` steps, output size ``floor(n * scale)``); other libraries go
-through :func:`explorer.library_resize` at the same explicit output size.
+the engine computes.  Every library goes through :func:`explorer.library_resize` on axes (0, 1); a scale is
+passed as the library's own ``scale_factor`` where its ``image_scale`` says so (PyTorch: every
+``scale_factor`` rule applies), else as the common output size ``floor(n * scale)``, so every library's
+output has the same shape.
 
 Options a mode does not take are left out and said in :attr:`ImageResize.notes` (PyTorch raises when
 ``align_corners`` is given to ``nearest``, and ``lanczos`` is always antialiased).
@@ -22,20 +22,27 @@ Options a mode does not take are left out and said in :attr:`ImageResize.notes` 
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import choice_error
-from . import library_resize, library_resize_backward, library_resize_transpose, preset
+from .. import validate
+from ..errors import ArgumentValueError, choice_error
+from .library_resize import (
+    build_plans,
+    library_resize,
+    library_resize_backward,
+    library_resize_transpose,
+    prepare,
+)
 from .registry import library as library_rules
 
 #: The resize modes of a 2-D image, in PyTorch's names (the nominal mode every library maps to its own).
 MODES = ("nearest", "nearest-exact", "bilinear", "bicubic", "area", "lanczos")
-ALIGN_CORNERS_MODES = ("bilinear", "bicubic")
-ANTIALIAS_MODES = ("bilinear", "bicubic", "lanczos")
-ALWAYS_ANTIALIASED = ("lanczos",)
+_TOGGLES = ("align_corners", "antialias")
+#: :meth:`ImageResize.plan` describes the width axis of an image this tall (taller than PyTorch's small-output
+#: nearest kernel, Note [nearest_idx] in explorer.conventions.pytorch).
+AXIS_ROWS = 256
 
 
 @dataclass(frozen=True)
@@ -54,7 +61,7 @@ class ImageResize:
         if self.mode not in MODES:
             raise choice_error("mode", self.mode, MODES)
         if (self.scale is None) == (self.size is None):
-            raise ValueError("give exactly one of scale and size "
+            raise ArgumentValueError("give exactly one of scale and size "
                              f"(got scale={self.scale!r}, size={self.size!r})")
         if self.scale is not None:
             object.__setattr__(self, "scale", check_scale(self.scale))
@@ -63,42 +70,43 @@ class ImageResize:
         for name in ("align_corners", "antialias"):
             value = getattr(self, name)
             if not isinstance(value, (bool, np.bool_)):
-                raise ValueError(f"{name}={value!r} is not valid; choose one of: False, True")
+                raise ArgumentValueError(f"{name}={value!r} is not valid; choose one of: False, True")
             object.__setattr__(self, name, bool(value))
         object.__setattr__(self, "notes", tuple(self._notes()))
 
     # ------------------------------------------------------------------ options
+    @property
+    def rules(self):
+        return library_rules(self.library)
+
+    def _passed(self):
+        """(options passed to the library, notes on what was left out or forced)."""
+        rules, passed, notes = self.rules, {}, []
+        for name in _TOGGLES:
+            value, option = getattr(self, name), self.rules.option(name)
+            if option is None:
+                if value:
+                    notes.append(f"{self.library} has no {name} option; it is left out")
+                continue
+            if not option.applies_to(self.mode):
+                if value:
+                    notes.append(f"{name} does not apply to {self.mode}; it is left out")
+                continue
+            required = option.required.get(self.mode)
+            if required is not None and value != required:
+                notes.append(f"{self.mode} is always antialiased in {rules.title.split()[0]}; shown with "
+                             f"{name}={required}")
+                value = required
+            passed[name] = value
+        return passed, notes
+
     def _notes(self):
-        if self.library != "torch":
-            names = _library_option_names(self.library)
-            return [f"{self.library} has no {name} option; it is left out"
-                    for name, value in (("align_corners", self.align_corners), ("antialias", self.antialias))
-                    if value and name not in names]
-        notes = []
-        if self.align_corners and self.mode not in ALIGN_CORNERS_MODES:
-            notes.append(f"align_corners does not apply to {self.mode}; it is left out")
-        if self.antialias and self.mode not in ANTIALIAS_MODES:
-            notes.append(f"antialias does not apply to {self.mode}; it is left out")
-        if not self.antialias and self.mode in ALWAYS_ANTIALIASED:
-            notes.append(f"{self.mode} is always antialiased in PyTorch; shown with antialias=True")
-        return notes
+        return self._passed()[1]
 
     def options(self) -> dict:
-        """The mode options actually passed: ``align_corners`` and ``antialias`` where the mode takes them."""
-        if self.library != "torch":  # passed by name where the library has the option (JAX's default
-            names = _library_option_names(self.library)  # antialias=True is overridden too)
-            return {k: v for k, v in (("align_corners", self.align_corners), ("antialias", self.antialias))
-                    if k in names}
-        out = {}
-        if self.mode in ALIGN_CORNERS_MODES:
-            out["align_corners"] = self.align_corners
-        if self.mode in ANTIALIAS_MODES:
-            out["antialias"] = self.antialias or self.mode in ALWAYS_ANTIALIASED
-        return out
-
-    @property
-    def effective_antialias(self) -> bool:
-        return bool(self.options().get("antialias", False))
+        """The options actually passed: ``align_corners`` and ``antialias`` where the library and mode take
+        them (JAX's default ``antialias=True`` is overridden too)."""
+        return self._passed()[0]
 
     def replace(self, **changes) -> "ImageResize":
         fields_ = dict(mode=self.mode, scale=self.scale, size=self.size, align_corners=self.align_corners,
@@ -117,60 +125,41 @@ class ImageResize:
             return self.size
         return tuple(int(n * self.scale) for n in shape[:2])
 
-    def _size_kwargs(self):
-        if self.size is not None:
-            return {"size": self.size}
-        return {"scale_factor": self.scale}
+    def _size(self, shape) -> dict:
+        """The size argument of :func:`explorer.library_resize`: the scale itself where the library's
+        ``image_scale`` asks for it, else the explicit output size ``floor(n * scale)``, so every library's
+        output has the same shape and compares pixel by pixel, as :func:`explorer.compare_conventions` does."""
+        if self.scale is not None and self.rules.image_scale == "scale_factor":
+            return {"scale_factor": (self.scale, self.scale)}
+        return {"size": self.output_size(shape)}
 
     # ------------------------------------------------------------------ compute
     def forward(self, image: np.ndarray) -> np.ndarray:
         """The resized image, (h, w, C)."""
-        if self.library == "torch":
-            from .torch_api import interpolate
-
-            x = np.ascontiguousarray(np.moveaxis(image, 2, 0))[None]
-            y = interpolate(x, mode=self.mode, **self._size_kwargs(), **self.options())
-            return np.moveaxis(y[0], 0, 2)
-        return library_resize(image, library=self.library, mode=self.mode, axes=(0, 1),
-                              **self._library_size(image.shape), **self.options())
+        y = library_resize(_planes(image), library=self.library, mode=self.mode, axes=(1, 2),
+                           **self._size(image.shape), **self.options())
+        return np.moveaxis(y, 0, 2)
 
     def backward(self, grad: np.ndarray, input_shape) -> np.ndarray:
         """The gradient with respect to the input of ``sum(forward(x) * grad)``, (H, W, C)."""
-        input_shape = tuple(int(s) for s in input_shape)
-        if self.library == "torch":
-            from .torch_api import interpolate_backward
-
-            g = np.ascontiguousarray(np.moveaxis(grad, 2, 0))[None]
-            shape = (1, input_shape[2]) + input_shape[:2]
-            gx = interpolate_backward(g, shape, mode=self.mode, **self._size_kwargs(), **self.options())
-            return np.moveaxis(gx[0], 0, 2)
-        return library_resize_backward(grad, input_shape, library=self.library, mode=self.mode, axes=(0, 1),
-                                       **self._library_size(input_shape), **self.options())
+        return self._transposed(library_resize_backward, grad, input_shape)
 
     def transpose(self, grad: np.ndarray, input_shape) -> np.ndarray:
         """``W.T @ grad``, whether or not the library differentiates its resize (where each output's value
         came from); equal to :meth:`backward` where the library has a gradient."""
-        if self.library == "torch":
-            return self.backward(grad, input_shape)
-        input_shape = tuple(int(s) for s in input_shape)
-        return library_resize_transpose(grad, input_shape, library=self.library, mode=self.mode, axes=(0, 1),
-                         **self._library_size(input_shape), **self.options())
+        return self._transposed(library_resize_transpose, grad, input_shape)
 
-    def _library_size(self, shape):
-        """The size argument of :func:`explorer.library_resize`: always an explicit output size (a scale
-        becomes ``floor(n * scale)``), so every library's output has the same shape and compares pixel by
-        pixel, as :func:`explorer.compare_conventions` does."""
-        return {"size": self.output_size(shape)}
+    def _transposed(self, function, grad, input_shape):
+        h, w, c = (int(s) for s in input_shape)
+        gx = function(_planes(grad), (c, h, w), library=self.library, mode=self.mode, axes=(1, 2),
+                      **self._size((h, w)), **self.options())
+        return np.moveaxis(gx, 0, 2)
 
     # ------------------------------------------------------------------ one axis
     def spec(self, dtype=np.float32):
-        """The :class:`~explorer.Spec` of one resized axis."""
-        if self.library == "torch":
-            from .torch_api import torch_spec
-
-            opts = self.options()
-            return torch_spec(self.mode, opts.get("align_corners", False), opts.get("antialias", False), dtype)
-        return preset(self.library, self.mode, **self.options())
+        """The :class:`~explorer.Spec` of one resized axis (of a float image of ``dtype``)."""
+        call = self.axis_call(8, 8, dtype)
+        return call.library.call_spec(call)
 
     def axis_lengths(self, n: int, image_length: int | None = None) -> int:
         """The output length of a 1-D axis of ``n`` samples: ``floor(n * scale)``, or the image's size ratio."""
@@ -179,18 +168,25 @@ class ImageResize:
         m = self.size[1] * n / (image_length or self.size[1])
         return max(1, int(round(m)))
 
-    def plan(self, n: int, m: int | None = None):
-        """The :class:`~explorer.engine.plan.AxisPlan` of one axis of ``n`` samples (weights, source coordinates)."""
-        from ..engine.plan import axis_plan
+    def axis_call(self, n: int, m: int, dtype=np.float64):
+        """The library's call resizing the width of a float image of :data:`AXIS_ROWS` rows from ``n`` to ``m``
+        samples (the rows keep their number): what :meth:`plan` and :meth:`spec` describe."""
+        rules = self.rules
+        native = rules.mode(self.mode)
+        options = rules.resolve_options(native, self.options())
+        shape = (AXIS_ROWS, n, 1)
+        if self.scale is not None and m == int(n * self.scale) and rules.image_scale == "scale_factor":
+            return prepare(rules, native, options, shape, dtype, scale_factor=(1.0, self.scale), axes=(0, 1))
+        return prepare(rules, native, options, shape, dtype, size=(AXIS_ROWS, m), axes=(0, 1))
 
+    def plan(self, n: int, m: int | None = None):
+        """The :class:`~explorer.engine.plan.AxisPlan` of one axis of ``n`` samples (weights, coordinates)."""
         m = self.axis_lengths(n) if m is None else m
-        scale = self.scale if (self.scale is not None and m == int(n * self.scale)) else None
-        if self.library == "torch" and self.mode == "area":
-            scale = None  # PyTorch area always recomputes the scale from the sizes
-        return axis_plan(n, m, self.spec(np.float64), scale)
+        _, plans = build_plans(self.axis_call(n, m))
+        return plans[1][1]
 
     def call(self, variable: str = "x") -> str:
-        """The PyTorch call for this resize (for other libraries see :mod:`explorer.snippets`)."""
+        """The PyTorch call for this resize (for other libraries see :mod:`explorer.advisor.snippets`)."""
         args = [variable]
         args += [f"size={self.size}" if self.size is not None else f"scale_factor={self.scale!r}"]
         args.append(f"mode={self.mode!r}")
@@ -198,41 +194,16 @@ class ImageResize:
         return "F.interpolate(" + ", ".join(args) + ")"
 
 
-def _library_option_names(library: str) -> set[str]:
-    """The option names the presets know for ``library``."""
-    return {o.name for o in library_rules(library).options}
+def _planes(image: np.ndarray) -> np.ndarray:
+    """(H, W, C) as contiguous (C, H, W) planes: every library resizes the two trailing axes of each plane."""
+    return np.ascontiguousarray(np.moveaxis(image, 2, 0))
 
 
 def check_scale(scale) -> float:
-    """A positive finite scale factor, or a ValueError naming it.
-
-    >>> check_scale(0)
-    Traceback (most recent call last):
-    ...
-    ValueError: scale=0 is not valid; give a positive finite number (output / input), e.g. 0.5 or 1.7
-    """
-    if isinstance(scale, (bool, np.bool_)) or not isinstance(scale, (int, float, np.integer, np.floating)):
-        raise ValueError(f"scale={scale!r} is not valid; give a positive finite number (output / input), "
-                         "e.g. 0.5 or 1.7")
-    if not math.isfinite(scale) or scale <= 0:
-        raise ValueError(f"scale={scale!r} is not valid; give a positive finite number (output / input), "
-                         "e.g. 0.5 or 1.7")
-    return float(scale)
+    """A positive finite scale factor, or a ValueError naming it (:func:`explorer.validate.image_scale`)."""
+    return validate.image_scale(scale)
 
 
 def check_size(size) -> tuple[int, int]:
-    """An output size (H, W) of positive integers (an int means a square), or a ValueError naming it.
-
-    >>> check_size(16), check_size((20, 30))
-    ((16, 16), (20, 30))
-    """
-    if isinstance(size, (int, np.integer)) and not isinstance(size, (bool, np.bool_)):
-        size = (size, size)
-    try:
-        items = tuple(size)
-    except TypeError:
-        raise ValueError(f"size={size!r} is not valid; give (height, width) as two positive integers") from None
-    if (len(items) != 2 or any(isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer))
-                               for v in items) or any(v < 1 for v in items)):
-        raise ValueError(f"size={size!r} is not valid; give (height, width) as two positive integers")
-    return (int(items[0]), int(items[1]))
+    """An output size (H, W) of positive integers; an int means a square (:func:`explorer.validate.image_size`)."""
+    return validate.image_size(size)

@@ -14,6 +14,7 @@ Spec(kernel='cubic', cubic_coeff_a=-0.5, exclude_outside=True)
 from __future__ import annotations
 
 from ..engine.spec import Spec
+from .library_resize import promote_to_float32
 from .registry import Library, Option, register
 
 _RENORMALISE = dict(exclude_outside=True)
@@ -38,7 +39,10 @@ class Jax(Library):
     aliases = {"bilinear": "linear", "trilinear": "linear", "triangle": "linear", "bicubic": "cubic",
                "tricubic": "cubic", "bicubicpytorch": "cubic-pytorch"}
     gradient_modes = None  # pure jnp: every method is differentiable
-    integer_rule = "promote_to_float32"
+
+    def resize_integer(self, call, x, plans, specs):
+        """Integer images are computed and returned in float32."""
+        return promote_to_float32(call, x, plans, specs)
 
     def spec(self, mode, options):
         fields = dict(_MODES[mode])

@@ -21,8 +21,8 @@ import math
 
 import numpy as np
 
-from ..errors import choice_error
 from ..engine.spec import Spec
+from ..errors import ArgumentValueError, choice_error
 from .registry import Library, Option, register
 
 OPSETS = (10, 11, 13, 18, 19)
@@ -64,14 +64,14 @@ class Onnx(Library):
         if opset == 10:
             extra = sorted(set(given) - {"opset"})
             if extra:
-                raise ValueError(f"ONNX Resize-10 has only the 'mode' attribute; {', '.join(extra)} need "
+                raise ArgumentValueError(f"ONNX Resize-10 has only the 'mode' attribute; {', '.join(extra)} need "
                                  "opset 11 or later")
         return super().resolve_options(mode, given)
 
     def validate(self, mode, options):
         opset = options["opset"]
         if mode == "cubic" and opset == 10:
-            raise ValueError("ONNX Resize-10 supports mode 'nearest' and 'linear' only; cubic needs opset 11")
+            raise ArgumentValueError("ONNX Resize-10 supports mode 'nearest' and 'linear' only; cubic needs opset 11")
         if opset >= 11:
             allowed = _TRANSFORMS[opset]
             if options["coordinate_transformation_mode"] not in allowed:
@@ -81,15 +81,15 @@ class Onnx(Library):
             for name in ("antialias", "keep_aspect_ratio_policy"):
                 default = next(o.default for o in self.options if o.name == name)
                 if options[name] != default:
-                    raise ValueError(f"{name} needs ONNX opset 18 or later (opset={opset})")
+                    raise ArgumentValueError(f"{name} needs ONNX opset 18 or later (opset={opset})")
         if options["antialias"] and mode == "nearest":
-            raise ValueError("when anti-aliasing is set, Resize only supports mode `LINEAR` and `CUBIC`.")
+            raise ArgumentValueError("when anti-aliasing is set, Resize only supports mode `LINEAR` and `CUBIC`.")
         if options["exclude_outside"] and not (mode == "cubic" or (mode == "linear" and options["antialias"])):
-            raise ValueError("exclude_outside can be set to 1 when (1) mode is CUBIC, or (2) mode is LINEAR when "
+            raise ArgumentValueError("exclude_outside can be set to 1 when (1) mode is CUBIC, or (2) mode is LINEAR when "
                              f"anti-aliasing is enabled. Current mode is set to {mode} and anti-aliasing is set "
                              f"to {int(options['antialias'])}")
         if not math.isfinite(float(options["cubic_coeff_a"])):
-            raise ValueError(f"cubic_coeff_a must be finite, got {options['cubic_coeff_a']!r}")
+            raise ArgumentValueError(f"cubic_coeff_a must be finite, got {options['cubic_coeff_a']!r}")
 
     def spec(self, mode, options):
         if options["opset"] == 10:
@@ -133,18 +133,15 @@ class Onnx(Library):
     def output_length(self, n, factor, options):
         return int(np.float32(factor) * np.float32(n))  # static_cast<int64_t>(scales[i] * input_dims[i])
 
-    def kernel_scale(self, mode, n, m, factor, options):
-        return float(np.float32(factor)) if factor is not None else None
+    def kernel_scales(self, call):
+        if all(n == m for n, m in call.lengths):
+            return [None] * len(call.lengths)
+        return [float(np.float32(f)) if f is not None else None for f in call.factors]
 
-    def kernel_scales(self, mode, lengths, factors, options):
-        if all(n == m for n, m in lengths):
-            return [None] * len(lengths)
-        return super().kernel_scales(mode, lengths, factors, options)
-
-    def axis_specs(self, spec, mode, lengths, scales, options):
-        if all(n == m for n, m in lengths):  # ONNX Runtime copies an unchanged shape, ignoring scales and roi
-            return [_COPY] * len(lengths)
-        return [spec] * len(lengths)
+    def axis_specs(self, call, spec, scales):
+        if all(n == m for n, m in call.lengths):  # ONNX Runtime copies an unchanged shape, ignoring scales and roi
+            return [_COPY] * len(call.lengths)
+        return [spec] * len(call.lengths)
 
     def policy_lengths(self, lengths, options):
         """``keep_aspect_ratio_policy``: one scale for every resized axis, output ``std::round(scale * n)``."""

@@ -19,7 +19,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..engine import fixed_point
+from ..engine.execute import execute
 from ..engine.spec import Spec
+from ..errors import ArgumentTypeError, ArgumentValueError
 from .registry import Library, register
 
 _MODES = {
@@ -45,7 +48,6 @@ class OpenCV(Library):
     unsupported = {"dsize": "pass size=", "fx": "pass scale_factor=", "fy": "pass scale_factor=",
                    "interpolation": "give the interpolation as the mode"}
     gradient_modes = ()
-    integer_rule = "opencv_fixed_point"
     no_gradient = ("OpenCV has no gradient for cv2.resize; explorer.library_resize_transpose gives the "
                    "transpose W^T g of its forward")
 
@@ -58,21 +60,43 @@ class OpenCV(Library):
     def output_length(self, n, factor, options):
         m = int(np.rint(n * factor))  # cvRound: half to even
         if m < 1:
-            raise ValueError(f"OpenCV rounds {n} * {factor} to an empty size (cvRound gives {m})")
+            raise ArgumentValueError(f"OpenCV rounds {n} * {factor} to an empty size (cvRound gives {m})")
         return m
 
-    def kernel_scales(self, mode, lengths, factors, options):
-        if all(n == m for n, m in lengths) or mode == "INTER_NEAREST_EXACT":
-            return [None] * len(lengths)  # a plain copy / n/m accumulated
-        return [float(f) if f is not None else m / n for (n, m), f in zip(lengths, factors)]
+    def kernel_scales(self, call):
+        if all(n == m for n, m in call.lengths) or call.mode == "INTER_NEAREST_EXACT":
+            return [None] * len(call.lengths)  # a plain copy / n/m accumulated
+        return [float(f) if f is not None else m / n for (n, m), f in zip(call.lengths, call.factors)]
 
-    def axis_specs(self, spec, mode, lengths, scales, options):
-        if mode != "INTER_AREA":
-            return [spec] * len(lengths)
-        steps = [1.0 / s if s is not None else n / m for (n, m), s in zip(lengths, scales)]
+    def axis_specs(self, call, spec, scales):
+        if call.mode != "INTER_AREA":
+            return [spec] * len(call.lengths)
+        steps = [1.0 / s if s is not None else n / m for (n, m), s in zip(call.lengths, scales)]
         if all(step >= 1 for step in steps):
-            return [spec] * len(lengths)
-        return [spec.replace(kernel="opencv_area_upscale")] * len(lengths)
+            return [spec] * len(call.lengths)
+        return [spec.replace(kernel="opencv_area_upscale")] * len(call.lengths)
+
+    def resize_integer(self, call, x, plans, specs):
+        """uint8: OpenCV's fixed point (INTER_LINEAR, growing INTER_AREA, INTER_LANCZOS4 bit-exact); INTER_CUBIC
+        and shrinking INTER_AREA: the float result rounded half to even (within 1 LSB)."""
+        if x.dtype != np.uint8:
+            return super().resize_integer(call, x, plans, specs)
+        mode, scales = call.mode, self.kernel_scales(call)
+        two_tap = mode == "INTER_LINEAR" or (mode == "INTER_AREA" and specs[0].kernel == "opencv_area_upscale")
+        if (two_tap or mode == "INTER_LANCZOS4") and len(plans) <= 2:
+            if all(p.n == p.m for _, p in plans):
+                return x.copy()
+            extra = (mode == "INTER_AREA",) if two_tap else ()
+            entries = [(axis, p.n, p.m, s) + extra for (axis, p), s in zip(plans, scales)]
+            vertical, horizontal = (entries[0], entries[1]) if len(entries) == 2 else (None, entries[0])
+            if two_tap:
+                return fixed_point.opencv_linear_uint8(x, vertical, horizontal)
+            return fixed_point.opencv_lanczos4_uint8(x, vertical, horizontal)
+        if mode == "INTER_LINEAR_EXACT":
+            raise ArgumentTypeError("OpenCV INTER_LINEAR_EXACT's uint8 rounding is not modelled; use INTER_LINEAR "
+                                    "or float input")
+        y = execute(x.astype(np.float32), plans)
+        return np.clip(np.rint(y), 0, 255).astype(np.uint8)
 
 
 LIBRARY = register(OpenCV())

@@ -13,6 +13,9 @@ Spec(kernel='cubic', cubic_coeff_a=-0.5, exclude_outside=True, antialias=True)
 
 from __future__ import annotations
 
+import numpy as np
+
+from ..engine import fixed_point
 from ..engine.spec import Spec
 from .registry import Library, register
 
@@ -46,19 +49,24 @@ class Pillow(Library):
                    "resample": "give the filter as the mode"}
     aliases = {"antialias": "LANCZOS", "cubic": "BICUBIC", "linear": "BILINEAR"}
     gradient_modes = ()
-    integer_rule = "pillow_fixed_point"
     no_gradient = ("Pillow has no gradient for Image.resize; explorer.library_resize_transpose gives the "
                    "transpose W^T g of its forward")
 
     def spec(self, mode, options):
         return Spec(**_MODES[mode])
 
-    def pass_order(self, axes_lengths):
-        """The order Pillow resamples the (height, width) axes in: returns indices into ``axes_lengths``."""
-        if len(axes_lengths) == 2:
-            (h, nh), (w, nw) = axes_lengths
+    def pass_order(self, call):
+        """The order Pillow resamples the (height, width) axes in (indices into the resized axes)."""
+        if len(call.lengths) == 2:
+            (h, nh), (w, nw) = call.lengths
             return [0, 1] if vertical_first(h, w, nh, nw) else [1, 0]
-        return list(range(len(axes_lengths)))[::-1]
+        return list(range(len(call.lengths)))[::-1]
+
+    def resize_integer(self, call, x, plans, specs):
+        """uint8 ("L", "RGB"): 22-bit fixed-point weights, a rounded pass per axis, in Pillow's order."""
+        if x.dtype != np.uint8:
+            return super().resize_integer(call, x, plans, specs)
+        return fixed_point.resample_uint8(x, [plans[k] for k in self.pass_order(call)], fixed_point.pillow_bits)
 
 
 LIBRARY = register(Pillow())

@@ -1,5 +1,37 @@
-"""PyTorch 2.13 ``torch.nn.functional.interpolate``: the Spec table lives in :mod:`explorer.conventions.torch_api`.
+"""PyTorch 2.13 ``torch.nn.functional.interpolate`` (CPU), forward and autograd backward, as a library row.
 
+PyTorch is a library like the others: a mode table giving a Spec, option rules, and the hooks of
+:class:`~explorer.conventions.registry.Library`.  :func:`interpolate` and :func:`interpolate_backward` are
+thin wrappers that check arguments in ``F.interpolate``'s order (with its messages and exception types) and
+run the same path as :func:`explorer.library_resize`.
+
+Where PyTorch's kernels compute something other than their own mathematics, a hook reproduces it; each
+quirk is written once, as a named note, and the hooks cite the notes:
+
+Note [nearest_idx]
+    PyTorch 2.13's CPU nearest kernels (UpSampleKernel.cpp) come in two kinds.  ``nearest_idx`` computes a
+    float32 scale and ``floorf(i * s)`` (``floorf((i + 0.5) * s)`` for nearest-exact) with a double product,
+    and shortcuts ``m == n`` (``i``) and ``m == 2n`` (``i >> 1``) whatever the scale.  The generic kernels
+    compute indices in the input's own precision (a fused multiply-add for float32) with no shortcut.  Every
+    nearest *backward* uses ``nearest_idx``; forward, the 2-D kernel does when ``H_out + W_out <= 128`` or
+    the input is channels-last with more than 3 channels (for a C-contiguous array: a 1x1 image), the 3-D
+    kernel only in that channels-last case, the 1-D kernel never.  So the backward of a nearest resize by
+    ``scale_factor=1.1`` in 1-D or 3-D is not the transpose of its forward.
+
+Note [same-size axes]
+    With a ``scale_factor`` that leaves an axis's length unchanged: linear modes (no antialias) copy that
+    axis (compute_source_index_and_lambda), the separable antialiased forward skips it but its backward does
+    not, and ``upsample_bicubic2d_backward`` copies the gradient when no length changes.
+
+Note [antialias output width 1]
+    The separable antialiased forward's vertical pass, on an output one pixel wide, applies the weights of
+    output row 0 to every row (every row repeats row 0) when the height changes; its backward is the true
+    transpose.
+
+>>> import numpy as np, explorer
+>>> x = np.arange(16, dtype=np.float64).reshape(1, 1, 4, 4)
+>>> explorer.interpolate(x, size=(3, 3), mode="bilinear")[0, 0, 0].round(6).tolist()
+[0.833333, 2.166667, 3.5]
 >>> from explorer.conventions import preset
 >>> preset("torch", "bicubic", antialias=True)
 Spec(kernel='cubic', cubic_coeff_a=-0.5, exclude_outside=True, antialias=True)
@@ -7,36 +39,263 @@ Spec(kernel='cubic', cubic_coeff_a=-0.5, exclude_outside=True, antialias=True)
 
 from __future__ import annotations
 
-from .torch_api import torch_spec
-from .registry import Library, Option, register
+import math
 
+import numpy as np
+
+from .. import validate
+from ..engine import fixed_point
+from ..engine.band import Band
+from ..engine.plan import AxisPlan
+from ..engine.spec import Spec
+from ..errors import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    InvalidSizeError,
+    UnsupportedError,
+    choice_error,
+)
+from .library_resize import prepare, run_backward, run_forward
+from .registry import Call, Library, Option, register
+
+MODES = ("nearest", "nearest-exact", "linear", "bilinear", "bicubic", "trilinear", "area", "lanczos")
 ALIGN_CORNERS_MODES = ("linear", "bilinear", "bicubic", "trilinear")
 ANTIALIAS_MODES = ("bilinear", "bicubic", "lanczos")
+UINT8_MODES = ("bilinear", "bicubic", "lanczos")  # interpolating modes PyTorch computes on uint8 (CPU)
+_LINEAR_MODES = ("linear", "bilinear", "trilinear")
+
+# mode -> Spec fields (align_corners and antialias adjust these; see torch_spec)
+_MODE_TABLE = {
+    "nearest": dict(kernel="nearest", coordinate_transformation_mode="asymmetric", nearest_mode="floor"),
+    "nearest-exact": dict(kernel="nearest", coordinate_transformation_mode="half_pixel",
+                          nearest_mode="round_prefer_ceil"),
+    "linear": dict(kernel="linear"),
+    "bilinear": dict(kernel="linear"),
+    "trilinear": dict(kernel="linear"),
+    "bicubic": dict(kernel="cubic", cubic_coeff_a=-0.75),
+    "area": dict(kernel="adaptive_area"),
+    "lanczos": dict(kernel="lanczos3", antialias=True, exclude_outside=True),
+}
+_RANK = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5, "lanczos": 4}
+_MODE_LIST = "nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact"
+
+
+def torch_spec(mode: str, align_corners: bool = False, antialias: bool = False, dtype=np.float32,
+               indexed_nearest: bool = False) -> Spec:
+    """The Spec PyTorch's CPU kernels use for ``mode`` (arguments already validated).
+
+    ``indexed_nearest`` selects the ``nearest_idx`` kernels for the nearest modes (Note [nearest_idx]); the
+    generic kernels compute indices in the input's precision.
+
+    >>> torch_spec("bicubic", antialias=True)
+    Spec(kernel='cubic', cubic_coeff_a=-0.5, exclude_outside=True, antialias=True)
+    """
+    fields = dict(_MODE_TABLE[mode])
+    if antialias:
+        fields.update(antialias=True, exclude_outside=True)
+        if mode == "bicubic":
+            fields["cubic_coeff_a"] = -0.5  # "compatibility with PIL"
+    if align_corners:
+        fields["coordinate_transformation_mode"] = ("pytorch_antialias_align_corners" if antialias
+                                                    else "align_corners")
+    if fields["kernel"] == "nearest":
+        if indexed_nearest:  # a float32 scale, floorf(i * s) and floorf((i + 0.5) * s) with a double product
+            fields["index_arithmetic"] = "float32_scale"
+            if mode == "nearest-exact":
+                fields.update(coordinate_transformation_mode="tf_half_pixel_for_nn", nearest_mode="floor")
+        else:  # the generic kernels: the input's opmath type; floorf narrows the coordinate even for doubles
+            fields["index_arithmetic"] = "float64_floorf" if np.dtype(dtype) == np.float64 else "float32"
+    return Spec(**fields)
+
+
+def nearest_kernel_is_indexed(shape, output_size, direction: str) -> bool:
+    """Whether PyTorch 2.13 uses ``nearest_idx`` for this (N, C, *spatial) call (Note [nearest_idx])."""
+    if direction == "backward":
+        return True
+    dim = len(shape) - 2
+    channels_last = shape[1] > 3 and all(s == 1 for s in shape[2:])
+    if dim == 2:
+        return channels_last or sum(output_size) <= 128
+    if dim == 3:
+        return channels_last
+    return False
+
+
+# ------------------------------------------------------------------------------------------------ checks
+# F.interpolate's own checks, with its messages and exception types, in the order it makes them.
+def _check_mode_type(mode):
+    if not isinstance(mode, str):
+        raise ArgumentTypeError(f"mode must be a string, got {mode!r}")
+
+
+def _check_align_corners(mode: str, align_corners) -> bool:
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ArgumentValueError("align_corners option can only be set with the interpolating modes: "
+                                     "linear | bilinear | bicubic | trilinear")
+        return False
+    if align_corners is None:
+        return False
+    if not isinstance(align_corners, (bool, np.bool_)):
+        raise ArgumentTypeError(f"align_corners must be True, False or None, got {align_corners!r}")
+    return bool(align_corners)
+
+
+def _output_size(spatial, size, scale_factor):
+    """F.interpolate's output size and the user's factors (None when the size is given)."""
+    dim = len(spatial)
+    if size is not None and scale_factor is not None:
+        raise ArgumentValueError("only one of size or scale_factor should be defined")
+    if size is not None:
+        if isinstance(size, (list, tuple)):
+            if len(size) != dim:
+                raise ArgumentValueError(
+                    "Input and output must have the same number of spatial dimensions, but got input with "
+                    f"spatial dimensions of {list(spatial)} and output size of {size}. Please provide input "
+                    "tensor in (N, C, d1, d2, ...,dK) format and output size in (o1, o2, ...,oK) format.")
+            if not all(validate.is_integer(s) for s in size):
+                raise ArgumentTypeError(
+                    "expected size to be one of int or Tuple[int] or Tuple[int, int] or Tuple[int, int, int], "
+                    f"but got size with types {[type(s) for s in size]}")
+            return [int(s) for s in size], None
+        if validate.is_integer(size) or (isinstance(size, np.ndarray) and size.ndim == 0
+                                         and size.dtype.kind in "iu"):
+            return [int(size)] * dim, None
+        raise ArgumentTypeError(f"size must be an int or a tuple of ints, got {size!r}")
+    if scale_factor is None:
+        raise ArgumentValueError("either size or scale_factor should be defined")
+    if isinstance(scale_factor, (list, tuple)):
+        if len(scale_factor) != dim:
+            raise ArgumentValueError(
+                "Input and scale_factor must have the same number of spatial dimensions, but got input with "
+                f"spatial dimensions of {list(spatial)} and scale_factor of shape {scale_factor}. Please "
+                "provide input tensor in (N, C, d1, d2, ...,dK) format and scale_factor in (s1, s2, ...,sK) "
+                "format.")
+        factors = list(scale_factor)
+    else:
+        factors = [scale_factor] * dim
+    for f in factors:
+        if not validate.is_number(f):
+            raise ArgumentTypeError(f"scale_factor must be a number or a tuple of numbers, got {scale_factor!r}")
+        if not math.isfinite(f) or f <= 0:
+            raise ArgumentValueError(f"scale_factor must be positive and finite, got {scale_factor!r}")
+    factors = [float(f) for f in factors]
+    output = []
+    for n, f in zip(spatial, factors):
+        m = n * f
+        if not math.isfinite(m) or m > 2**62:
+            raise ArgumentValueError(f"scale_factor={scale_factor!r} gives an output length of {n} * {f}, "
+                                     "too large to allocate")
+        output.append(int(m))
+    return output, factors
+
+
+def _check_recompute(recompute_scale_factor, size_given: bool):
+    if recompute_scale_factor and size_given:
+        raise ArgumentValueError("recompute_scale_factor is not meaningful with an explicit size.")
+
+
+def _check_antialias(mode: str, antialias, ndim: int | None):
+    if antialias and (mode not in ANTIALIAS_MODES or (ndim is not None and ndim != 4)):
+        raise ArgumentValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and "
+                                 "requires a 4-D tensor as input")
+
+
+def _check_rank(mode: str, ndim: int):
+    if ndim not in (3, 4, 5):
+        raise UnsupportedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {ndim}D) for the "
+                               f"modes: {_MODE_LIST} (got {mode})")
+    want = _RANK.get(mode)
+    if want is not None and want != ndim:
+        if mode in ("bicubic", "lanczos"):
+            raise UnsupportedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {ndim}D) for "
+                                   f"the modes: {_MODE_LIST} (got {mode}); {mode} needs a 4D input")
+        raise UnsupportedError(f"Got {ndim}D input, but {mode} mode needs {want}D input")
+
+
+def _check_lanczos(mode: str, align_corners, antialias):
+    if mode == "lanczos":
+        if align_corners:
+            raise ArgumentValueError("Lanczos mode does not support align_corners=True")
+        if not antialias:
+            raise ArgumentValueError("Lanczos mode requires antialias=True")
+
+
+def _check_sizes(spatial, output_size, hint: str = ""):
+    if any(n < 1 for n in spatial) or any(m < 1 for m in output_size):
+        dim = len(spatial)
+        names = "DHW"[-dim:] if 1 <= dim <= 3 else None
+        fmt = (lambda v: ", ".join(f"{a}: {s}" for a, s in zip(names, v))) if names else str
+        raise InvalidSizeError(f"Input and output sizes should be greater than 0, but got input "
+                               f"({fmt(spatial)}) output ({fmt(output_size)}){hint}")
+
+
+_TORCH_DTYPE_NAMES = {"float16": "Half", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int",
+                      "int64": "Long", "bool": "Bool", "uint16": "UInt16", "uint32": "UInt32",
+                      "uint64": "UInt64", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
+
+
+def _check_dtype(dtype, mode, antialias, direction):
+    dtype = np.dtype(dtype)
+    if dtype in (np.float32, np.float64):
+        return
+    name = _TORCH_DTYPE_NAMES.get(dtype.name, dtype.name)
+    if direction == "backward" and dtype.kind != "f":
+        raise ArgumentTypeError(f"only floating point gradients exist: grad_output has dtype {dtype} "
+                                "(PyTorch: only Tensors of floating point dtype can require gradients)")
+    if dtype == np.float16:
+        if antialias or mode == "lanczos":
+            raise UnsupportedError(f'"compute_index_ranges_weights" not implemented for \'{name}\' '
+                                   f"(PyTorch has no float16 {mode} antialias kernel on CPU)")
+        return
+    if dtype == np.uint8:
+        if mode in ("nearest", "nearest-exact") or mode in UINT8_MODES:
+            return  # a gather, or PyTorch's int16 fixed point (explorer.engine.fixed_point)
+        if mode == "area":
+            raise UnsupportedError("\"adaptive_avg_pool2d\" not implemented for 'Byte'")
+        raise UnsupportedError(f'"compute_indices_weights_linear" not implemented for \'Byte\' '
+                               f"(PyTorch has no uint8 {mode} kernel; convert with x.astype(np.float32))")
+    raise UnsupportedError(f'"{mode}" not implemented for \'{name}\' (PyTorch resizes float32, float64, '
+                           "float16 and, for most modes, uint8)")
+
+
+# ------------------------------------------------------------------------------------------------ the library
+def _nc_shape(call: Call) -> tuple:
+    """The (N, C, *spatial) shape F.interpolate sees: the array itself when its resized axes are its trailing
+    spatial axes after N and C, else the other axes folded into N with one channel."""
+    dim = len(call.axes)
+    if len(call.shape) == dim + 2 and call.axes == tuple(range(2, dim + 2)):
+        return call.shape
+    rest = [s for k, s in enumerate(call.shape) if k not in call.axes]
+    return (math.prod(rest), 1) + tuple(call.shape[a] for a in call.axes)
+
+
+def _first_row_everywhere(plan: AxisPlan) -> AxisPlan:
+    band = plan.band
+    taps = np.arange(band.length[0])
+    rows = np.repeat(np.arange(plan.m), len(taps))
+    cols = np.tile(band.start[0] + taps, plan.m)
+    values = np.tile(band.weights[0, :len(taps)], plan.m)
+    return AxisPlan(plan.n, plan.m, Band.from_triplets(rows, cols, values, plan.m, plan.n),
+                    np.full(plan.m, plan.coordinates[0]), plan.step, plan.outside)
 
 
 class PyTorch(Library):
     id = "torch"
     title = "PyTorch torch.nn.functional.interpolate"
     options = (
-        Option("align_corners", None, (None, False, True)),
-        Option("antialias", False, (False, True)),
+        Option("align_corners", None, (None, False, True), modes=ALIGN_CORNERS_MODES),
+        Option("antialias", False, (False, True), modes=ANTIALIAS_MODES, required={"lanczos": True}),
         Option("recompute_scale_factor", None, (None, False, True),
                "with scale_factor: True steps by n/m instead of 1/scale_factor"),
     )
     gradient_modes = None  # every mode has a backward kernel on CPU
+    image_scale = "scale_factor"
 
     def validate(self, mode, options):
-        if mode not in ALIGN_CORNERS_MODES and options["align_corners"] is not None:
-            raise ValueError("align_corners option can only be set with the interpolating modes: "
-                             "linear | bilinear | bicubic | trilinear")
-        if options["antialias"] and mode not in ANTIALIAS_MODES:
-            raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and "
-                             "requires a 4-D tensor as input")
-        if mode == "lanczos":
-            if options["align_corners"]:
-                raise ValueError("Lanczos mode does not support align_corners=True")
-            if not options["antialias"]:
-                raise ValueError("Lanczos mode requires antialias=True")
+        _check_align_corners(mode, options["align_corners"])
+        _check_antialias(mode, options["antialias"], None)
+        _check_lanczos(mode, options["align_corners"], options["antialias"])
 
     def spec(self, mode, options):
         return torch_spec(mode, bool(options["align_corners"]), options["antialias"])
@@ -55,8 +314,128 @@ class PyTorch(Library):
                 out.append((mode, {"antialias": True, "align_corners": True}, ""))
         return out
 
+    # ---------------------------------------------------------------- sizes
+    def resized_axes(self, ndim):
+        return tuple(range(2, ndim))  # one size or factor applies to every spatial axis of (N, C, *spatial)
+
     def output_length(self, n, factor, options):
         return int(n * factor)
 
+    def validate_call(self, call):
+        options, ndim = call.options, len(call.axes) + 2
+        _check_recompute(options["recompute_scale_factor"], call.size_given)
+        _check_antialias(call.mode, options["antialias"], ndim)
+        _check_rank(call.mode, ndim)
+        _check_lanczos(call.mode, options["align_corners"], options["antialias"])
+        _check_sizes([n for n, _ in call.lengths], [m for _, m in call.lengths])
+        _check_dtype(call.dtype, call.mode, options["antialias"], call.direction)
+
+    # ---------------------------------------------------------------- weights
+    def _indexed(self, call) -> bool:
+        return call.mode in ("nearest", "nearest-exact") and nearest_kernel_is_indexed(
+            _nc_shape(call), [m for _, m in call.lengths], call.direction)
+
+    def call_spec(self, call):
+        return torch_spec(call.mode, bool(call.options["align_corners"]), call.options["antialias"], call.dtype,
+                          self._indexed(call))
+
+    def kernel_scales(self, call):
+        """The user's factors, except where PyTorch's kernels step by ``n/m`` (Notes [nearest_idx] and
+        [same-size axes]); with ``recompute_scale_factor`` (always for ``area``) every axis steps by ``n/m``."""
+        mode, antialias, forward = call.mode, call.options["antialias"], call.direction == "forward"
+        recompute = call.options["recompute_scale_factor"] or mode == "area"
+        if call.size_given or recompute:
+            scales = [None] * len(call.lengths)
+        else:
+            indexed = self._indexed(call)
+            scales = []
+            for (n, m), f in zip(call.lengths, call.factors):
+                copies = ((mode in _LINEAR_MODES and not antialias and m == n)
+                          or (antialias and m == n and forward)
+                          or (mode == "nearest" and indexed and m in (n, 2 * n)))
+                scales.append(None if copies else f)
+        if mode == "bicubic" and not antialias and not forward and all(m == n for n, m in call.lengths):
+            scales = [None] * len(call.lengths)
+        return scales
+
+    def adjust_plans(self, call, plans):
+        """Note [antialias output width 1]."""
+        (n_rows, m_rows), (_, m_cols) = call.lengths[-2:] if len(call.lengths) >= 2 else ((0, 0), (0, 0))
+        if call.options["antialias"] and call.direction == "forward" and m_cols == 1 and m_rows != n_rows:
+            plans = list(plans)
+            plans[-2] = (plans[-2][0], _first_row_everywhere(plans[-2][1]))
+        return plans
+
+    def resize_integer(self, call, x, plans, specs):
+        """uint8 bilinear, bicubic and lanczos: int16 weights with adaptive precision, the width pass then the
+        height pass, each rounded (``_compute_index_ranges_int16_weights``)."""
+        return fixed_point.resample_uint8(x, plans[::-1], fixed_point.torch_bits)
+
 
 LIBRARY = register(PyTorch())
+
+
+# ------------------------------------------------------------------------------------------------ F.interpolate
+def _interpolate_call(shape, dtype, size, scale_factor, mode, align_corners, recompute_scale_factor, antialias,
+                      direction) -> Call:
+    """Check the arguments in F.interpolate's order, then prepare the call like every library's."""
+    _check_mode_type(mode)
+    align_corners = _check_align_corners(mode, align_corners)
+    ndim = len(shape)
+    output_size, _ = _output_size(shape[2:], size, scale_factor)
+    _check_recompute(recompute_scale_factor, size is not None)
+    _check_antialias(mode, antialias, ndim)
+    if mode not in MODES:
+        raise choice_error("mode", mode, MODES, kind=UnsupportedError, context=f"for a {ndim}-D input")
+    _check_rank(mode, ndim)
+    _check_lanczos(mode, align_corners, antialias)
+    _check_sizes(list(shape[2:]), output_size, f"; check size={size!r} / scale_factor={scale_factor!r}")
+    options = {"align_corners": align_corners if mode in ALIGN_CORNERS_MODES else None,
+               "antialias": bool(antialias), "recompute_scale_factor": recompute_scale_factor}
+    size = output_size if size is not None else None
+    return prepare(LIBRARY, mode, options, shape, dtype, size, scale_factor, tuple(range(2, ndim)), direction)
+
+
+def interpolate(input, size=None, scale_factor=None, mode: str = "nearest", align_corners=None,
+                recompute_scale_factor=None, antialias: bool = False) -> np.ndarray:
+    """Down/up-sample ``input`` of shape (N, C, *spatial) exactly like ``torch.nn.functional.interpolate``.
+
+    Modes: ``nearest``, ``nearest-exact``, ``linear`` (3-D), ``bilinear``/``bicubic``/``lanczos`` (4-D),
+    ``trilinear`` (5-D), ``area``.  With ``scale_factor`` the output size is ``floor(n * scale_factor)``
+    and, unless ``recompute_scale_factor``, the kernel steps by ``1/scale_factor``.  float32 and float64 keep
+    their dtype; float16 is computed in float32; uint8 follows PyTorch's CPU kernels (nearest modes gather;
+    bilinear, bicubic and lanczos use its int16 fixed point, bit for bit except an antialiased output one
+    pixel wide); other dtypes raise as PyTorch does.
+
+    >>> import numpy as np
+    >>> x = np.random.rand(1, 3, 37, 53).astype(np.float32)
+    >>> interpolate(x, scale_factor=1.7, mode="bicubic").shape
+    (1, 3, 62, 90)
+    """
+    x = validate.array(input, "input")
+    call = _interpolate_call(x.shape, x.dtype, size, scale_factor, mode, align_corners, recompute_scale_factor,
+                             antialias, "forward")
+    return run_forward(call, x)
+
+
+def interpolate_backward(grad_output, input_shape, size=None, scale_factor=None, mode: str = "nearest",
+                         align_corners=None, recompute_scale_factor=None, antialias: bool = False) -> np.ndarray:
+    """The gradient with respect to the input that PyTorch autograd returns for ``interpolate``.
+
+    It equals ``W.T @ grad_output`` for the weights of the *backward* kernel, which PyTorch does not always
+    build like the forward one (Notes [nearest_idx] and [same-size axes]).
+
+    >>> import numpy as np
+    >>> g = np.ones((1, 1, 8), np.float32)
+    >>> interpolate_backward(g, (1, 1, 5), size=8, mode="nearest").tolist()
+    [[[2.0, 2.0, 1.0, 2.0, 1.0]]]
+    """
+    g = validate.array(grad_output, "grad_output")
+    input_shape = validate.shape(input_shape, g.ndim, "input_shape", "grad_output")
+    call = _interpolate_call(input_shape, g.dtype, size, scale_factor, mode, align_corners, recompute_scale_factor,
+                             antialias, "backward")
+    expected = call.output_shape
+    if g.shape != expected:
+        raise ArgumentValueError(f"grad_output has shape {g.shape}, but interpolating an input of shape "
+                                 f"{input_shape} gives {expected}")
+    return run_backward(call, g)

@@ -8,8 +8,8 @@
 
 from __future__ import annotations
 
-from .names import FAMILIES, LIBRARIES, LIBRARY_MODES
 from ..engine.spec import Spec
+from .mode_names import FAMILIES, LIBRARIES, LIBRARY_MODES
 from .registry import all_libraries, library
 
 _TRANSFORM = {"half_pixel": "", "pytorch_half_pixel": "pytorch half-pixel", "align_corners": "align-corners",

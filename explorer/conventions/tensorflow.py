@@ -16,6 +16,8 @@ renormalise).  ``ResizeBicubic`` reads Keys' cubic from a 1024-entry table (kern
 from __future__ import annotations
 
 from ..engine.spec import Spec
+from ..errors import ArgumentValueError
+from .library_resize import promote_to_float32
 from .registry import Library, Option, register
 
 _F32 = dict(index_arithmetic="float32")
@@ -66,21 +68,24 @@ class TensorFlow(Library):
                    "method": "give the method as the mode"}
     aliases = {"nearestneighbor": "nearest", "resizemethodnearestneighbor": "nearest"}
     gradient_modes = ("bilinear", "nearest", "bicubic", "lanczos3", "lanczos5", "gaussian", "mitchellcubic")
-    integer_rule = "promote_to_float32"
+
+    def resize_integer(self, call, x, plans, specs):
+        """Integer images are computed and returned in float32."""
+        return promote_to_float32(call, x, plans, specs)
     no_gradient = "TensorFlow registers no gradient for ResizeArea (LookupError: gradient registry has no " \
                   "entry for: ResizeArea)"
 
     def validate(self, mode, options):
         if options["version"] == 1:
             if mode not in _V1_METHODS:
-                raise ValueError(f"mode={mode!r} is not a TensorFlow v1 method; v1 has "
+                raise ArgumentValueError(f"mode={mode!r} is not a TensorFlow v1 method; v1 has "
                                  f"{', '.join(_V1_METHODS)} (use version=2)")
             if options["antialias"]:
-                raise ValueError("antialias is a TensorFlow v2 option (version=2)")
+                raise ArgumentValueError("antialias is a TensorFlow v2 option (version=2)")
             if options["align_corners"] and options["half_pixel_centers"]:
-                raise ValueError("TensorFlow rejects half_pixel_centers=True together with align_corners=True")
+                raise ArgumentValueError("TensorFlow rejects half_pixel_centers=True together with align_corners=True")
         elif options["align_corners"] or options["half_pixel_centers"]:
-            raise ValueError("align_corners and half_pixel_centers are TensorFlow v1 options: pass version=1")
+            raise ArgumentValueError("align_corners and half_pixel_centers are TensorFlow v1 options: pass version=1")
 
     def spec(self, mode, options):
         if options["version"] == 1:
@@ -104,11 +109,11 @@ class TensorFlow(Library):
                 out.append((mode, {"version": 1, "half_pixel_centers": True}, ""))
         return out
 
-    def axis_specs(self, spec, mode, lengths, scales, options):
+    def axis_specs(self, call, spec, scales):
         # CalculateResizeScale: align_corners applies only when the output has more than one sample
         return [spec.replace(coordinate_transformation_mode="asymmetric")
                 if spec.coordinate_transformation_mode == "align_corners" and m == 1 else spec
-                for n, m in lengths]
+                for n, m in call.lengths]
 
 
 LIBRARY = register(TensorFlow())

@@ -16,6 +16,8 @@ from functools import cached_property
 
 import numpy as np
 
+from ..errors import ArgumentValueError
+
 
 class Band:
     """A (rows x cols) matrix whose rows are runs of consecutive columns.
@@ -166,15 +168,15 @@ class Band:
         cost_taps = sum(0.9 if isinstance(index, slice) else 1.5 for index, _, _ in self._taps)
         return "taps" if cost_taps < cost_blocks else "blocks"
 
-    def apply(self, x3: np.ndarray, out3: np.ndarray | None = None) -> np.ndarray:
+    def multiply(self, x3: np.ndarray, out3: np.ndarray | None = None) -> np.ndarray:
         """``out3[p, r, q] = sum_c W[r, c] x3[p, c, q]`` for x3 of shape (pre, cols, post).
 
-        The input must be finite (see :meth:`apply_taps` for NaN and infinity).  Returns ``out3``, or a new
+        The input must be finite (see :meth:`multiply_exact` for NaN and infinity).  Returns ``out3``, or a new
         array when ``out3`` is None.
         """
         pre, cols, post = x3.shape
         if cols != self.cols or (out3 is not None and out3.shape != (pre, self.rows, post)):
-            raise ValueError(f"band of shape ({self.rows}, {self.cols}) cannot map axis of length "
+            raise ArgumentValueError(f"band of shape ({self.rows}, {self.cols}) cannot map axis of length "
                              f"{cols} to {None if out3 is None else out3.shape[1]}")
         index = self.one_hot_index
         if index is not None:
@@ -186,7 +188,7 @@ class Band:
             out3[:, self.scatter_slice, :] = x3
             return out3
         if self._strategy(pre, post) == "taps":
-            return self._apply_by_taps(x3, out3)
+            return self._multiply_tap_loop(x3, out3)
         if post == 1:
             x2, o2 = x3[:, :, 0], out3[:, :, 0]
             for a, b, lo, hi, mat in self._blocks(x3.dtype, _block_rows(self, last_axis=True)):
@@ -209,7 +211,7 @@ class Band:
                 return x3[:, self.gather_slice, :].copy()
             np.copyto(out3, x3[:, self.gather_slice, :])
             return out3
-        counts = self._repeat_counts
+        counts = self.repeat_counts
         if counts is not None:
             if (post == 1 and x3.dtype.itemsize == 4 and self.rows == 2 * self.cols and np.all(counts == 2)
                     and (out3 is None or out3.flags.c_contiguous)):
@@ -227,14 +229,14 @@ class Band:
         return np.take(x3, self.one_hot_index, axis=1, out=out3)
 
     @cached_property
-    def _repeat_counts(self):
+    def repeat_counts(self):
         """How often each input repeats, when the gathered indices never decrease (np.repeat applies)."""
         index = self.one_hot_index
         if index is None or np.any(np.diff(index) < 0):
             return None
         return np.bincount(index, minlength=self.cols)
 
-    def _apply_by_taps(self, x3, out3):
+    def _multiply_tap_loop(self, x3, out3):
         dtype = x3.dtype
         tmp = None
         for k, (index, w, ones) in enumerate(self._taps):
@@ -256,10 +258,10 @@ class Band:
             out3[...] = 0
         return out3
 
-    def apply_taps(self, x3: np.ndarray, out3: np.ndarray) -> np.ndarray:
+    def multiply_exact(self, x3: np.ndarray, out3: np.ndarray) -> np.ndarray:
         """The same product, tap by tap: NaN and infinity reach exactly the outputs whose taps read them.
 
-        Slower than :meth:`apply`; used when the input is not finite, because a dense block product would
+        Slower than :meth:`multiply`; used when the input is not finite, because a dense block product would
         spread a NaN to every output of its block (``0 * nan = nan``).
         """
         out3[...] = 0

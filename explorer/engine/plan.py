@@ -20,6 +20,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from .. import validate
+from ..errors import ArgumentTypeError
 from .band import Band
 from .coords import FLOAT32_KERNEL_ARGUMENT, nearest_indices, source_coordinates
 from .kernels import KERNELS
@@ -36,6 +38,7 @@ class AxisPlan:
     coordinates: np.ndarray  # source coordinate of every output sample (NaN where not meaningful)
     step: float
     outside: np.ndarray | None = None  # outputs set to spec.extrapolation_value (tf_crop_and_resize)
+    nearest: bool = False  # every row copies one input (a gather: integer arrays keep their dtype)
 
     @property
     def is_identity(self) -> bool:
@@ -62,7 +65,7 @@ def _nearest_plan(n, m, spec, scale, roi):
     if outside is not None:
         r = np.nonzero(~outside)[0]
         band = Band.from_triplets(r, idx[r], np.ones(len(r)), m, n)
-    return AxisPlan(n, m, band, x.astype(np.float64), float(step), outside)
+    return AxisPlan(n, m, band, x.astype(np.float64), float(step), outside, nearest=True)
 
 
 def _filter_plan(n, m, spec, scale, roi):
@@ -171,13 +174,11 @@ def _cached_plan(n, m, spec, scale, roi):
 def axis_plan(n_in: int, n_out: int, spec: Spec, scale: float | None = None, axis_index: int = 0) -> AxisPlan:
     """The plan of one axis (cached).  ``scale`` is the user's scale factor (output/input) when the
     kernel's step comes from a factor rather than the sizes (PyTorch ``scale_factor``, ONNX ``scales``)."""
-    n_in, n_out = _check_length("n_in", n_in), _check_length("n_out", n_out)
+    n_in, n_out = validate.length(n_in, "n_in"), validate.length(n_out, "n_out")
     if scale is not None:
-        scale = float(scale)
-        if not np.isfinite(scale) or scale <= 0:
-            raise ValueError(f"scale must be a positive finite number, got {scale!r}")
+        scale = validate.positive_number(scale, "scale")
     if not isinstance(spec, Spec):
-        raise TypeError(f"spec must be an explorer.Spec, got {type(spec).__name__}")
+        raise ArgumentTypeError(f"spec must be an explorer.Spec, got {type(spec).__name__}")
     return _cached_plan(n_in, n_out, spec, scale, spec.roi_for(axis_index))
 
 
@@ -195,10 +196,3 @@ def weights(n_in: int, n_out: int, spec: Spec | None = None, scale: float | None
     plan = axis_plan(n_in, n_out, spec if spec is not None else Spec(), scale)
     return plan.band.dense()
 
-
-def _check_length(name, value) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an integer, got {value!r}")
-    if value < 1:
-        raise ValueError(f"{name} must be at least 1, got {value}")
-    return int(value)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields, replace
 
-from ..errors import choice_error
+from ..errors import ArgumentTypeError, ArgumentValueError, choice_error
 from .coords import ARITHMETIC, ROUNDING, TRANSFORMS
 from .kernels import KERNEL_NAMES
 
@@ -59,16 +59,16 @@ class Spec:
         for name in ("exclude_outside", "antialias"):
             value = getattr(self, name)
             if not isinstance(value, (bool, int)) or value not in (0, 1):
-                raise TypeError(f"{name} must be True or False, got {value!r}")
+                raise ArgumentTypeError(f"{name} must be True or False, got {value!r}")
             object.__setattr__(self, name, bool(value))
         for name in ("cubic_coeff_a", "extrapolation_value"):
             value = getattr(self, name)
             try:
                 value = float(value)
             except (TypeError, ValueError):
-                raise TypeError(f"{name} must be a number, got {value!r}") from None
+                raise ArgumentTypeError(f"{name} must be a number, got {value!r}") from None
             if name == "cubic_coeff_a" and not math.isfinite(value):
-                raise ValueError(f"cubic_coeff_a must be finite, got {value!r}")
+                raise ArgumentValueError(f"cubic_coeff_a must be finite, got {value!r}")
             object.__setattr__(self, name, value)
         if self.roi is not None:
             object.__setattr__(self, "roi", _normalise_roi(self.roi))
@@ -83,7 +83,7 @@ class Spec:
             return None
         if isinstance(self.roi[0], tuple):
             if axis_index >= len(self.roi):
-                raise ValueError(f"roi has {len(self.roi)} (start, end) pairs but axis {axis_index} "
+                raise ArgumentValueError(f"roi has {len(self.roi)} (start, end) pairs but axis {axis_index} "
                                  "is resized; give one pair per resized axis or a single pair")
             return self.roi[axis_index]
         return self.roi
@@ -104,7 +104,7 @@ def _normalise_roi(roi):
     try:
         items = tuple(roi)
     except TypeError:
-        raise TypeError(f"roi must be a (start, end) pair or a tuple of pairs, got {roi!r}") from None
+        raise ArgumentTypeError(f"roi must be a (start, end) pair or a tuple of pairs, got {roi!r}") from None
     if len(items) == 2 and all(isinstance(v, (int, float)) for v in items):
         return (float(items[0]), float(items[1]))
     pairs = []
@@ -113,5 +113,5 @@ def _normalise_roi(roi):
             start, end = pair
             pairs.append((float(start), float(end)))
         except (TypeError, ValueError):
-            raise TypeError(f"roi must be a (start, end) pair or a tuple of pairs, got {roi!r}") from None
+            raise ArgumentTypeError(f"roi must be a (start, end) pair or a tuple of pairs, got {roi!r}") from None
     return tuple(pairs)

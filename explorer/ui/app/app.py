@@ -6,7 +6,7 @@
 >>> app.set(scale=0)
 Traceback (most recent call last):
 ...
-ValueError: scale=0 is not valid; give a positive finite number (output / input), e.g. 0.5 or 1.7
+explorer.errors.ArgumentValueError: scale=0 is not valid; give a positive finite number (output / input), e.g. 0.5 or 1.7
 >>> app.message_text
 'scale=0 is not valid; give a positive finite number (output / input), e.g. 0.5 or 1.7'
 >>> app.set(scale=2.0).state["scale"], app.message_text
@@ -24,8 +24,9 @@ import ipywidgets as W
 import numpy as np
 
 from ...conventions.image_resize import ImageResize
+from ...errors import ArgumentValueError
 from ...images import TEST_IMAGES, fit_image, test_image
-from .cache import CachedEngine
+from ..engine import CachedEngine
 from .controls import DEFAULT, LATEST, build_controls, crop_from_centre
 from .hosts import default_display
 from .state import DEFAULTS, TABS, State
@@ -204,7 +205,7 @@ class App:
         image = changes.get("image")
         if isinstance(image, str) and image == "custom":
             if self._custom is None:
-                raise ValueError("image='custom' is not valid: no custom image was given; pass an array, "
+                raise ArgumentValueError("image='custom' is not valid: no custom image was given; pass an array, "
                                  "bytes or a pathlib.Path")
             changes.pop("image")
         valid = self.state.validate(changes)

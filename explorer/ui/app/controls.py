@@ -20,11 +20,12 @@ import re
 
 import ipywidgets as W
 
-from ...conventions.image_resize import MODES
-from ...images import TEST_IMAGES
-from ...conventions.names import LIBRARIES
 from ...advisor.pick import CONTENTS, PRIORITIES
-from ..views.gradients import UPSTREAMS
+from ...conventions.image_resize import MODES
+from ...conventions.mode_names import LIBRARIES
+from ...errors import ArgumentValueError
+from ...images import TEST_IMAGES
+from ..defaults import UPSTREAMS
 from .state import MAX_LENGTH, SCALE_RANGE
 
 _NARROW = W.Layout(width="210px")
@@ -60,12 +61,12 @@ def _parse_size(text):
     try:
         numbers = [int(p) for p in parts if p]
     except ValueError:
-        raise ValueError(f"size={text!r} is not valid; type height x width, e.g. 64x64 (or one number "
+        raise ArgumentValueError(f"size={text!r} is not valid; type height x width, e.g. 64x64 (or one number "
                          "for a square), or leave it empty to use the scale") from None
     if len(numbers) == 1:
         numbers = numbers * 2
     if len(numbers) != 2:
-        raise ValueError(f"size={text!r} is not valid; type height x width, e.g. 64x64")
+        raise ArgumentValueError(f"size={text!r} is not valid; type height x width, e.g. 64x64")
     return tuple(numbers)
 
 

@@ -19,7 +19,7 @@ import ipywidgets as W
 import numpy as np
 from matplotlib.figure import Figure
 
-from ..views._style import DPI
+from ..views.style import DPI
 
 DISPLAYS = ("ipympl", "image")
 

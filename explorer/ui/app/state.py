@@ -11,11 +11,11 @@ the value and the valid choices; nothing here knows about widgets.
 >>> s.validate({"scale": 0})
 Traceback (most recent call last):
 ...
-ValueError: scale=0 is not valid; give a positive finite number (output / input), e.g. 0.5 or 1.7
+explorer.errors.ArgumentValueError: scale=0 is not valid; give a positive finite number (output / input), e.g. 0.5 or 1.7
 >>> s.validate({"mode": "bicubc"})
 Traceback (most recent call last):
 ...
-ValueError: mode='bicubc' is not valid; choose one of: 'area', 'bicubic', ... (did you mean 'bicubic'?)
+explorer.errors.ArgumentValueError: mode='bicubc' is not valid; choose one of: 'area', 'bicubic', ... (did you mean 'bicubic'?)
 """
 
 from __future__ import annotations
@@ -25,13 +25,12 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ...errors import choice_error
-from ...conventions.image_resize import MODES, check_scale, check_size
-from ...images import TEST_IMAGES
-from ...conventions.names import LIBRARIES
 from ...advisor.pick import CONTENTS, PRIORITIES
-from ..views.gradients import DEFAULT_RECT, UPSTREAMS
-from ..views.modes import DEFAULT_CROP
+from ...conventions.image_resize import MODES, check_scale, check_size
+from ...conventions.mode_names import LIBRARIES
+from ...errors import ArgumentValueError, choice_error
+from ...images import TEST_IMAGES
+from ..defaults import DEFAULT_CROP, DEFAULT_RECT, UPSTREAMS
 
 TABS = ("modes", "gradients", "kernels", "libraries", "backends", "pick")
 SCALE_RANGE = (0.05, 4.0)  # the slider's range; app.set accepts any positive scale
@@ -115,18 +114,18 @@ class State(Mapping):
         for key, value in changes.items():
             out[key] = _CHECKS[key](self, value, changes)
         if changes.get("scale") is not None and changes.get("size") is not None:
-            raise ValueError("give scale or size, not both (got scale={!r}, size={!r})".format(
+            raise ArgumentValueError("give scale or size, not both (got scale={!r}, size={!r})".format(
                 changes["scale"], changes["size"]))
         if out.get("size") is not None:
             out["scale"] = None
         if out.get("scale") is not None:
             out["size"] = None
         if "scale" in out and "size" in out and out["scale"] is None and out["size"] is None:
-            raise ValueError("scale=None and size=None leave no output size; give one of them")
+            raise ArgumentValueError("scale=None and size=None leave no output size; give one of them")
         if "scale" in out and out["scale"] is None and "size" not in out and self["size"] is None:
-            raise ValueError("scale=None needs a size; give size=(height, width) instead")
+            raise ArgumentValueError("scale=None needs a size; give size=(height, width) instead")
         if "size" in out and out["size"] is None and "scale" not in out and self["scale"] is None:
-            raise ValueError("size=None needs a scale; give scale=... instead")
+            raise ArgumentValueError("size=None needs a scale; give scale=... instead")
         if "backend" in out and out["backend"] != self["backend"]:
             # another backend has other versions and devices: keep them only when given with it
             out.setdefault("version", _check_version(self, changes.get("version"), changes))
@@ -150,10 +149,10 @@ def _subset(choices, name, allow_empty=False):
         try:
             items = tuple(value)
         except TypeError:
-            raise ValueError(f"{name}={value!r} is not valid; give a list of: "
+            raise ArgumentValueError(f"{name}={value!r} is not valid; give a list of: "
                              + ", ".join(repr(c) for c in choices)) from None
         if not items and not allow_empty:
-            raise ValueError(f"{name}=() is not valid; choose at least one of: "
+            raise ArgumentValueError(f"{name}=() is not valid; choose at least one of: "
                              + ", ".join(repr(c) for c in choices))
         for item in items:
             if not isinstance(item, str) or item not in choices:
@@ -165,7 +164,7 @@ def _subset(choices, name, allow_empty=False):
 def _bool(name):
     def check(state, value, changes):
         if not isinstance(value, (bool, np.bool_)):
-            raise ValueError(f"{name}={value!r} is not valid; choose one of: False, True")
+            raise ArgumentValueError(f"{name}={value!r} is not valid; choose one of: False, True")
         return bool(value)
     return check
 
@@ -198,10 +197,10 @@ def _fractions(name):
         try:
             top, left, bottom, right = (float(v) for v in value)
         except (TypeError, ValueError):
-            raise ValueError(f"{name}={value!r} is not valid; give (top, left, bottom, right) as fractions "
+            raise ArgumentValueError(f"{name}={value!r} is not valid; give (top, left, bottom, right) as fractions "
                              "of the image, e.g. (0.25, 0.25, 0.75, 0.75)") from None
         if not (0 <= top < bottom <= 1 and 0 <= left < right <= 1):
-            raise ValueError(f"{name}={value!r} is not valid; need 0 <= top < bottom <= 1 and "
+            raise ArgumentValueError(f"{name}={value!r} is not valid; need 0 <= top < bottom <= 1 and "
                              "0 <= left < right <= 1")
         return (top, left, bottom, right)
     return check
@@ -212,7 +211,7 @@ def _int_range(name, lo, hi, allow_none=False):
         if value is None and allow_none:
             return None
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or not lo <= value <= hi:
-            raise ValueError(f"{name}={value!r} is not valid; give an integer from {lo} to {hi}")
+            raise ArgumentValueError(f"{name}={value!r} is not valid; give an integer from {lo} to {hi}")
         return int(value)
     return check
 

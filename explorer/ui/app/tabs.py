@@ -12,7 +12,7 @@ import time
 import ipywidgets as W
 
 from ...conventions.image_resize import MODES
-from ...engine.execute import blas_threads
+from ...engine.threads import blas_threads
 from .hosts import FigureHost
 
 RESIZE_KEYS = ("image", "scale", "size", "align_corners", "antialias")
@@ -292,8 +292,7 @@ class PickTab(Tab):
         from ..views.pick import pick_rows
 
         self.table.value = html_table(pick_rows(data))
-        notes = "".join(f"<p><i>{html.escape(n)}</i></p>" for n in data.notes)
-        self.why.value = f"<p>{html.escape(data.why)}</p>{notes}"
+        self.why.value = f"<p>{html.escape(data.why)}</p>"
         self.code.value = "\n\n".join(f"# --- {fw}\n{code}" for fw, code in data.code.items())
 
     def problems(self, data):

@@ -13,7 +13,12 @@ True
 
 from .anatomy import AnatomyView, anatomy_figure, compute_anatomy, kernel_response
 from .backends import BackendsView, backends_figure, compute_backends
-from .gradients import GradientsView, compute_gradients, gradients_figure, upstream_gradient
+from .gradients import (
+    GradientsView,
+    compute_gradients,
+    gradients_figure,
+    upstream_gradient,
+)
 from .libraries import LibrariesView, compute_libraries, libraries_figure
 from .modes import ModesView, compute_modes, modes_figure
 from .pick import PickView, pick_figure

@@ -29,7 +29,7 @@ from matplotlib.patches import Rectangle
 
 from ...conventions.image_resize import ImageResize
 from ...engine.kernels import KERNELS
-from . import _style as S
+from . import style as S
 
 FREQUENCIES = np.linspace(0.0, 1.0, 201)  # cycles per input sample
 _COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]

@@ -25,7 +25,7 @@ from functools import lru_cache
 import numpy as np
 from matplotlib.colors import BoundaryNorm, ListedColormap
 
-from . import _style as S
+from . import style as S
 
 STATUSES = ("ok", "warning", "differs", "error")
 COLOURS = {"ok": "#2ca02c", "warning": "#ffbf00", "differs": "#ff7f0e", "error": "#d62728"}
@@ -100,9 +100,9 @@ def compute_backends(modes, backend, *, version=None, device=None, training=True
                      antialias=False, mode=None, image=None, scale=None, size=None) -> BackendsData:
     """Run :func:`explorer.check` for every mode and use; with ``image``, also the findings and the measured
     fixes of ``mode`` (default: the first of ``modes``) from :func:`explorer.suggest_fixes`."""
-    from ...conventions.image_resize import ImageResize
-
     import explorer as ex
+
+    from ...conventions.image_resize import ImageResize
     sizes = {}
     if image is not None:
         probe = ImageResize(modes[0] if modes else "bilinear", scale=scale, size=size)

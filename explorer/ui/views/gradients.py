@@ -23,18 +23,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...errors import choice_error
 from ...conventions.image_resize import ImageResize
-from . import _style as S
-from .modes import DEFAULT_CROP, DIRECT
-
-UPSTREAMS = {
-    "ones": "all ones: the gradient of sum(y)",
-    "mse": "the gradient of ½‖y − t‖², t = the image resized with antialiased Lanczos-3",
-    "random": "standard normal noise (seeded)",
-    "rectangle": "ones inside a rectangle of the output, zeros elsewhere",
-}
-DEFAULT_RECT = (0.25, 0.25, 0.75, 0.75)
+from ...errors import ArgumentValueError, choice_error
+from ..defaults import DEFAULT_CROP, DEFAULT_RECT, UPSTREAMS
+from ..engine import DIRECT
+from . import style as S
 
 
 @dataclass
@@ -81,7 +74,7 @@ def upstream_gradient(kind: str, output: np.ndarray, *, target=None, seed: int =
         return np.ones(output.shape, dtype)
     if kind == "mse":
         if target is None:
-            raise ValueError("upstream='mse' needs a target of the output's shape")
+            raise ArgumentValueError("upstream='mse' needs a target of the output's shape")
         return (output - target).astype(dtype, copy=False)
     if kind == "random":
         return np.random.default_rng(seed).standard_normal(output.shape).astype(dtype)

@@ -13,9 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...conventions.image_resize import ImageResize
-from . import _style as S
-
-METRICS = ("shape", "max_abs", "rmse", "psnr", "changed", "grad_cosine")
+from . import style as S
 
 
 @dataclass

@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...conventions.image_resize import ImageResize
-from . import _style as S
-
-DEFAULT_CROP = (0.4375, 0.4375, 0.5625, 0.5625)  # the central eighth
+from ..defaults import DEFAULT_CROP
+from ..engine import DIRECT
+from . import style as S
 
 
 @dataclass
@@ -34,27 +34,6 @@ class ModesData:
     reference_output: object
     crop: tuple = DEFAULT_CROP
     notes: dict = field(default_factory=dict)
-
-
-class Engine:
-    """How views run a resize: directly.  The app passes an engine that caches results."""
-
-    def forward(self, resize: ImageResize, image):
-        return resize.forward(image)
-
-    def backward(self, resize: ImageResize, grad, shape):
-        return resize.backward(grad, shape)
-
-    def coverage(self, resize: ImageResize, shape, out_shape):
-        """``W.T @ 1`` on an (H, W) grid: how much each input pixel feeds the (h, w) output."""
-        h, w = out_shape[:2]
-        return resize.transpose(np.ones((h, w, 1), np.float32), tuple(shape[:2]) + (1,))[:, :, 0]
-
-    def transpose(self, resize: ImageResize, grad, shape):
-        return resize.transpose(grad, shape)
-
-
-DIRECT = Engine()
 
 
 def compute_modes(image, modes, reference="bilinear", *, scale=None, size=None, align_corners=False,
@@ -87,7 +66,7 @@ class ModesView:
     ``"input_crop"``, ``"reference"`` and ``"diff:<mode>"`` to their ``AxesImage``.
 
     Full panels larger than their on-screen size hold the data area-averaged to that size (see
-    :func:`explorer.ui.views._style.fit`); the zoom panels hold the exact pixels of the crop."""
+    :func:`explorer.ui.views.style.fit`); the zoom panels hold the exact pixels of the crop."""
 
     def __init__(self, fig=None):
         self.fig = fig

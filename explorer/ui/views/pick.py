@@ -21,7 +21,7 @@ from matplotlib import colormaps
 from matplotlib.collections import PolyCollection
 
 from ...advisor.pick import OTHER_WEIGHT, PRIORITIES, Pick
-from . import _style as S
+from . import style as S
 
 CRITERIA = tuple(PRIORITIES)
 _FIGURE_OF = {"no_aliasing": ("aliasing", "{:.2f}"), "sharpness": ("sharpness", "{:.2f}"),

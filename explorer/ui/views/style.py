@@ -23,7 +23,6 @@ DEAD = "#d62728"  # input pixels that receive no gradient
 GREY = colormaps["gray"].with_extremes(over=OVER, under=UNDER, bad="#ffffff")
 SIGNED = colormaps["RdBu_r"].with_extremes(bad="#ffffff")
 POSITIVE = colormaps["viridis"].with_extremes(under=DEAD, bad="#ffffff")
-STATUS_COLOURS = {"ok": "#2ca02c", "warning": "#ffbf00", "error": "#d62728", "unknown": "#c7c7c7"}
 
 
 def new_figure(width: float, height: float, fig: Figure | None = None) -> Figure:
@@ -116,7 +115,7 @@ def fit(array: np.ndarray, pixels: tuple[int, int]) -> np.ndarray:
     f = min(pixels[0] / h, pixels[1] / w)
     if f >= 1.0:
         return array
-    from ...engine.execute import resize
+    from ...engine.resize import resize
     from ...engine.spec import Spec
 
     size = (max(1, int(h * f)), max(1, int(w * f)))

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from ..errors import choice_error
+from ..errors import ArgumentTypeError, choice_error
 
 LIBRARIES = ("torch", "tensorflow", "jax", "onnx", "opencv", "pillow", "burn")
 
@@ -94,7 +94,7 @@ def spelling_key(name: str) -> str:
     ('nearestexact', 'nearestexact', 'bicubic')
     """
     if not isinstance(name, str):
-        raise TypeError(f"a mode name must be a string, got {name!r}")
+        raise ArgumentTypeError(f"a mode name must be a string, got {name!r}")
     key = name.strip().lower()
     key = re.sub(r"^(cv2\.|image\.|resampling\.|pil\.|interpolatemode::|resizemethod\.|tf\.image\.)+", "", key)
     key = re.sub(r"^inter_", "", key)
@@ -104,7 +104,7 @@ def spelling_key(name: str) -> str:
 def library_id(name: str) -> str:
     """Canonical library id: 'PyTorch' -> 'torch', 'cv2' -> 'opencv'."""
     if not isinstance(name, str):
-        raise TypeError(f"library must be a string, got {name!r}")
+        raise ArgumentTypeError(f"library must be a string, got {name!r}")
     key = name.strip().lower().replace("-", "").replace("_", "").replace(" ", "")
     if key in LIBRARY_ALIASES:
         return LIBRARY_ALIASES[key]

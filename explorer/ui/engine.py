@@ -1,4 +1,6 @@
-"""Engine results the tabs share: a forward computed for the Modes tab is reused by the Gradients tab.
+"""How the explorer runs a resize: directly (:data:`DIRECT`), or through a cache the tabs share.
+
+A forward computed for the Modes tab is reused by the Gradients tab.
 
 >>> import numpy as np
 >>> from explorer.conventions.image_resize import ImageResize
@@ -13,7 +15,30 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from ..views.modes import Engine
+import numpy as np
+
+from ..conventions.image_resize import ImageResize
+
+
+class Engine:
+    """A resize run directly, with no cache."""
+
+    def forward(self, resize: ImageResize, image):
+        return resize.forward(image)
+
+    def backward(self, resize: ImageResize, grad, shape):
+        return resize.backward(grad, shape)
+
+    def coverage(self, resize: ImageResize, shape, out_shape):
+        """``W.T @ 1`` on an (H, W) grid: how much each input pixel feeds the (h, w) output."""
+        h, w = out_shape[:2]
+        return resize.transpose(np.ones((h, w, 1), np.float32), tuple(shape[:2]) + (1,))[:, :, 0]
+
+    def transpose(self, resize: ImageResize, grad, shape):
+        return resize.transpose(grad, shape)
+
+
+DIRECT = Engine()
 
 
 class CachedEngine(Engine):
