@@ -29,14 +29,8 @@ from typing import Callable
 import numpy as np
 
 from .errors import choice_error
+from .limits import MAX_FILE_BYTES, MAX_PIXELS, MIN_SIDE
 
-#: Largest file accepted for decoding, in bytes.
-MAX_FILE_BYTES = 32 * 2**20
-#: Largest image (width x height) ever decoded: the decompression-bomb guard, checked on the header
-#: before any pixel is decoded (a small PNG can expand to gigabytes).
-MAX_PIXELS = 40_000_000
-#: Smallest side accepted.
-MIN_SIDE = 2
 #: File formats accepted by :func:`load_image`.
 FORMATS = ("PNG", "JPEG", "GIF", "BMP", "TIFF", "WEBP")
 

@@ -13,8 +13,9 @@ import math
 import numpy as np
 
 from ..errors import ArgumentTypeError, ArgumentValueError
+from ..limits import TILE_BYTES, TILE_PLANE_BYTES
 from .band import Band
-from .memory import TILE_BYTES, TILE_PLANE_BYTES, pass_order, scratch
+from .memory import pass_order, scratch
 from .plan import AxisPlan
 from .threads import blas_threads
 

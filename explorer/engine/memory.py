@@ -1,6 +1,6 @@
 """Memory: what a resize will allocate, checked before anything is allocated, and the reused scratch buffers.
 
-Every byte limit of the engine lives here.
+The limits are in :mod:`explorer.limits`.
 """
 
 from __future__ import annotations
@@ -12,17 +12,7 @@ import threading
 import numpy as np
 
 from ..errors import OutputTooLargeError
-
-#: Largest intermediate (bytes) kept between calls for reuse: fresh large allocations are slow and erratic
-#: (page faults), so the intermediate of a two-pass resize lives in a per-thread buffer.
-SCRATCH_BYTES = 256 * 2**20
-#: A two-pass resize whose first pass shrinks the rows of planes larger than this (bytes) runs in tiles of
-#: output rows: the intermediate is a tile, not a whole plane, and stays in cache.
-TILE_PLANE_BYTES = 4 * 2**20
-#: Bytes of one tile of intermediate rows.
-TILE_BYTES = 2**20
-#: Below this many bytes a resize is not worth a look at /proc/meminfo.
-CHECK_FROM_BYTES = 2**26
+from ..limits import CHECK_FROM_BYTES, SCRATCH_BYTES
 
 
 def available_memory() -> int | None:

@@ -26,6 +26,7 @@ import numpy as np
 from ...conventions.image_resize import ImageResize
 from ...errors import ArgumentValueError
 from ...images import TEST_IMAGES, fit_image, test_image
+from ...limits import APP_MAX_SIDE
 from ..engine import CachedEngine
 from .controls import DEFAULT, LATEST, build_controls, crop_from_centre
 from .hosts import default_display
@@ -33,7 +34,6 @@ from .state import DEFAULTS, TABS, State
 from .tabs import TAB_CLASSES, fix_code
 
 #: A user image larger than this (longer side, pixels) is reduced to it, with a message.
-MAX_SIDE = 512
 
 _SHARED_ROWS = (("image", "upload", "mode", "reference", "scale", "size"),
                 ("modes", "align_corners", "antialias", "library", "backend", "version", "device", "training",
@@ -210,7 +210,7 @@ class App:
             changes.pop("image")
         valid = self.state.validate(changes)
         if isinstance(valid.get("image"), np.ndarray):
-            img, note = fit_image(valid["image"], MAX_SIDE)
+            img, note = fit_image(valid["image"], APP_MAX_SIDE)
             img.setflags(write=False)
             self._custom, self._custom_name = img, self._incoming_name
             self._pending_note = note

@@ -25,8 +25,9 @@ from ...conventions.image_resize import MODES
 from ...conventions.mode_names import LIBRARIES
 from ...errors import ArgumentValueError
 from ...images import TEST_IMAGES
+from ...limits import APP_MAX_LENGTH
 from ..defaults import UPSTREAMS
-from .state import MAX_LENGTH, SCALE_RANGE
+from .state import SCALE_RANGE
 
 _NARROW = W.Layout(width="210px")
 LATEST, DEFAULT = "latest", "default"  # the version and device widgets' words for None
@@ -130,7 +131,7 @@ def build_controls(state) -> dict:
                                             layout=W.Layout(width="260px")),
                          to_widget=_crop_centre(axis))
         c[key].key = "crop"
-    c["length"] = Control("length", W.IntSlider(value=state["length"], min=2, max=MAX_LENGTH,
+    c["length"] = Control("length", W.IntSlider(value=state["length"], min=2, max=APP_MAX_LENGTH,
                                                 description="samples", continuous_update=False, style=_DESC))
     c["sample"] = Control("sample", W.IntSlider(value=0, min=0, max=max(1, state["length"]), description="output",
                                                 continuous_update=False, style=_DESC))

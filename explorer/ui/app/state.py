@@ -30,11 +30,11 @@ from ...conventions.image_resize import MODES, check_scale, check_size
 from ...conventions.mode_names import LIBRARIES
 from ...errors import ArgumentValueError, choice_error
 from ...images import TEST_IMAGES
+from ...limits import APP_MAX_LENGTH
 from ..defaults import DEFAULT_CROP, DEFAULT_RECT, UPSTREAMS
 
 TABS = ("modes", "gradients", "kernels", "libraries", "backends", "pick")
 SCALE_RANGE = (0.05, 4.0)  # the slider's range; app.set accepts any positive scale
-MAX_LENGTH = 64
 
 DEFAULTS = {
     "tab": "modes",
@@ -279,8 +279,8 @@ _CHECKS = {
     "seed": _int_range("seed", 0, 2**31 - 1),
     "rect": _fractions("rect"),
     "crop": _fractions("crop"),
-    "length": _int_range("length", 2, MAX_LENGTH),
-    "sample": _int_range("sample", 0, 10 * MAX_LENGTH, allow_none=True),
+    "length": _int_range("length", 2, APP_MAX_LENGTH),
+    "sample": _int_range("sample", 0, 10 * APP_MAX_LENGTH, allow_none=True),
     "content": _choice(tuple(CONTENTS), "content"),
     "priorities": _priorities,
     "targets": _backend_list("targets"),

@@ -1,0 +1,32 @@
+"""Every size and byte limit of the project, in one place.
+
+Memory is bounded by bytes, never by entry counts, and checked before anything is allocated.  The engine,
+the image loader and the explorer read their limits here; change a limit here and nowhere else.
+"""
+
+# ------------------------------------------------------------------------------------------------ the engine
+#: Largest intermediate (bytes) kept between calls for reuse: fresh large allocations are slow and erratic
+#: (page faults), so the intermediate of a two-pass resize lives in a per-thread buffer.
+SCRATCH_BYTES = 256 * 2**20
+#: A two-pass resize whose first pass shrinks the rows of planes larger than this (bytes) runs in tiles of
+#: output rows: the intermediate is a tile, not a whole plane, and stays in cache.
+TILE_PLANE_BYTES = 4 * 2**20
+#: Bytes of one tile of intermediate rows.
+TILE_BYTES = 2**20
+#: Below this many bytes a resize is not worth a look at /proc/meminfo before it allocates.
+CHECK_FROM_BYTES = 2**26
+
+# ------------------------------------------------------------------------------------------------ images
+#: Largest file accepted for decoding, in bytes.
+MAX_FILE_BYTES = 32 * 2**20
+#: Largest image (width x height) ever decoded: the decompression-bomb guard, checked on the header before any
+#: pixel is decoded (a small PNG can expand to gigabytes).
+MAX_PIXELS = 40_000_000
+#: Smallest side accepted.
+MIN_SIDE = 2
+
+# ------------------------------------------------------------------------------------------------ the explorer
+#: Longest side of an image the explorer works on (larger uploads are reduced, and say so).
+APP_MAX_SIDE = 512
+#: Most samples of the 1-D axis the Kernels tab draws.
+APP_MAX_LENGTH = 64
