@@ -17,7 +17,8 @@ from explorer.conventions.image_resize import MODES  # noqa: E402
 from explorer.images import TEST_IMAGES, test_image  # noqa: E402
 from explorer.conventions.mode_names import LIBRARIES  # noqa: E402
 from explorer.ui.views import style as S  # noqa: E402
-from explorer.ui.views.gradients import UPSTREAMS, upstream_gradient  # noqa: E402
+from explorer.ui.compute.gradients import upstream_gradient  # noqa: E402
+from explorer.ui.defaults import UPSTREAMS  # noqa: E402
 
 IMAGE = np.random.default_rng(11).random((40, 44, 3)).astype(np.float32)
 AC = ("bilinear", "bicubic")
@@ -248,7 +249,7 @@ def test_libraries_tab(app):
 
 
 def test_backends_versions_devices_and_training(app):
-    from explorer.ui.views.backends import STATUSES
+    from explorer.ui.compute.backends import STATUSES
 
     app.set(tab="backends", mode="bicubic", antialias=True)
     for b in explorer.backends():

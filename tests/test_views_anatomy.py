@@ -9,7 +9,8 @@ import matplotlib
 matplotlib.use("Agg")
 
 import explorer  # noqa: E402
-from explorer.ui.views.anatomy import AnatomyView, anatomy_figure, compute_anatomy, kernel_response  # noqa: E402
+from explorer.ui.compute.anatomy import compute_anatomy, kernel_response  # noqa: E402
+from explorer.ui.views.anatomy import AnatomyView, anatomy_figure  # noqa: E402
 
 
 @pytest.mark.parametrize("mode,align_corners,antialias",

@@ -10,7 +10,8 @@ matplotlib.use("Agg")
 
 import explorer  # noqa: E402
 from explorer.conventions.image_resize import MODES  # noqa: E402
-from explorer.ui.views.backends import (STATUSES, BackendsView, backends_figure, compute_backends,  # noqa: E402
+from explorer.ui.compute.backends import STATUSES, compute_backends  # noqa: E402
+from explorer.ui.views.backends import (BackendsView, backends_figure,  # noqa: E402
                                      findings_text)
 
 

@@ -9,8 +9,8 @@ import matplotlib
 matplotlib.use("Agg")
 
 import explorer  # noqa: E402
-from explorer.ui.views.gradients import (GradientsView, compute_gradients, gradients_figure,  # noqa: E402
-                                      upstream_gradient)
+from explorer.ui.compute.gradients import compute_gradients, upstream_gradient  # noqa: E402
+from explorer.ui.views.gradients import GradientsView, gradients_figure  # noqa: E402
 
 RNG = np.random.default_rng(3)
 IMAGE = RNG.random((36, 44, 3)).astype(np.float32)

@@ -9,7 +9,8 @@ import matplotlib
 matplotlib.use("Agg")
 
 import explorer  # noqa: E402
-from explorer.ui.views.libraries import (LibrariesView, compare_outputs, compute_libraries,  # noqa: E402
+from explorer.ui.compute.libraries import compare_outputs, compute_libraries  # noqa: E402
+from explorer.ui.views.libraries import (LibrariesView,  # noqa: E402
                                       libraries_figure, metrics_rows)
 
 IMAGE = np.random.default_rng(2).random((30, 34, 3)).astype(np.float32)

@@ -10,7 +10,8 @@ matplotlib.use("Agg")
 
 import explorer  # noqa: E402
 from explorer.ui.views import style as S  # noqa: E402
-from explorer.ui.views.modes import ModesView, compute_modes, modes_figure  # noqa: E402
+from explorer.ui.compute.modes import compute_modes  # noqa: E402
+from explorer.ui.views.modes import ModesView, modes_figure  # noqa: E402
 
 RNG = np.random.default_rng(7)
 IMAGE = RNG.random((40, 48, 3)).astype(np.float32)

@@ -1,6 +1,6 @@
 """Figures of the explorer: pure functions from data to matplotlib Figures (no widgets, no pyplot).
 
-Each view has a ``compute_*`` function (the engine's numbers), a ``*View`` class whose artists are created
+Each view has a ``compute_*`` function in :mod:`explorer.ui.compute` (the engine's numbers), a ``*View`` class whose artists are created
 once and updated in place by ``update(data)``, and a ``*_figure`` shortcut that does both on a new Agg
 figure.  Available as ``explorer.ui.views`` and ``explorer.plots``.
 
@@ -11,16 +11,16 @@ figure.  Available as ``explorer.ui.views`` and ``explorer.plots``.
 True
 """
 
-from .anatomy import AnatomyView, anatomy_figure, compute_anatomy, kernel_response
-from .backends import BackendsView, backends_figure, compute_backends
-from .gradients import (
-    GradientsView,
-    compute_gradients,
-    gradients_figure,
-    upstream_gradient,
-)
-from .libraries import LibrariesView, compute_libraries, libraries_figure
-from .modes import ModesView, compute_modes, modes_figure
+from ..compute.anatomy import compute_anatomy, kernel_response
+from ..compute.backends import compute_backends
+from ..compute.gradients import compute_gradients, upstream_gradient
+from ..compute.libraries import compute_libraries
+from ..compute.modes import compute_modes
+from .anatomy import AnatomyView, anatomy_figure
+from .backends import BackendsView, backends_figure
+from .gradients import GradientsView, gradients_figure
+from .libraries import LibrariesView, libraries_figure
+from .modes import ModesView, modes_figure
 from .pick import PickView, pick_figure
 
 __all__ = [

@@ -1,0 +1,115 @@
+"""Gradients: the upstream gradients dL/dy and every mode's gradient with respect to the input (W^T g), with coverage.
+
+Numbers only (no matplotlib): the view of the same name in :mod:`explorer.ui.views` draws them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...conventions.image_resize import ImageResize
+from ...errors import ArgumentValueError, choice_error
+from ..defaults import DEFAULT_CROP, DEFAULT_RECT, UPSTREAMS
+from ..engine import DIRECT
+
+
+@dataclass
+class GradientResult:
+    """One mode's backward pass: the upstream gradient ``upstream`` (h, w, C), the input gradient ``grad``
+    (H, W, C) and the coverage ``W.T @ 1`` (H, W)."""
+
+    upstream: np.ndarray
+    grad: np.ndarray
+    coverage: np.ndarray
+    notes: str = ""
+
+    @property
+    def dead(self) -> int:
+        """Input pixels that receive no gradient whatever the upstream."""
+        return int(np.count_nonzero(self.coverage == 0))
+
+    @property
+    def variation(self) -> float:
+        """Coefficient of variation of the coverage over live pixels (0: every pixel weighs the same)."""
+        live = self.coverage[self.coverage != 0]
+        if live.size == 0:
+            return float("nan")
+        return float(live.std() / abs(live.mean()))
+
+
+@dataclass
+class GradientsData:
+    image: np.ndarray
+    upstream: str
+    results: dict
+    crop: tuple = DEFAULT_CROP
+
+
+def upstream_gradient(kind: str, output: np.ndarray, *, target=None, seed: int = 0,
+                      rect=DEFAULT_RECT) -> np.ndarray:
+    """The upstream gradient ``dL/dy`` of kind ``kind`` (see :data:`UPSTREAMS`) for the output ``output``.
+
+    >>> upstream_gradient("rectangle", np.zeros((4, 4, 1)), rect=(0, 0, 0.5, 0.5))[..., 0].tolist()
+    [[1.0, 1.0, 0.0, 0.0], [1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]]
+    """
+    dtype = output.dtype if output.dtype.kind == "f" else np.float32
+    if kind == "ones":
+        return np.ones(output.shape, dtype)
+    if kind == "mse":
+        if target is None:
+            raise ArgumentValueError("upstream='mse' needs a target of the output's shape")
+        return (output - target).astype(dtype, copy=False)
+    if kind == "random":
+        return np.random.default_rng(seed).standard_normal(output.shape).astype(dtype)
+    if kind == "rectangle":
+        h, w = output.shape[:2]
+        top, left, bottom, right = rect
+        g = np.zeros(output.shape, dtype)
+        r0, r1 = int(round(top * h)), max(int(round(bottom * h)), int(round(top * h)) + 1)
+        c0, c1 = int(round(left * w)), max(int(round(right * w)), int(round(left * w)) + 1)
+        g[r0:r1, c0:c1] = 1
+        return g
+    raise choice_error("upstream", kind, UPSTREAMS)
+
+
+def mse_target(*, scale=None, size=None) -> ImageResize:
+    """How the target of the ``mse`` upstream is made: the image resized with antialiased Lanczos-3 (PyTorch
+    ``mode="lanczos"``), a careful resize every mode is compared with."""
+    return ImageResize("lanczos", scale=scale, size=size, antialias=True)
+
+
+def compute_gradients(image, modes, upstream="ones", *, scale=None, size=None, align_corners=False,
+                      antialias=False, library="torch", seed=0, rect=DEFAULT_RECT,
+                      crop=DEFAULT_CROP, engine=DIRECT) -> GradientsData:
+    """Forward and backward of every mode on ``image``; errors are kept (shown in the panel), not raised."""
+    if upstream not in UPSTREAMS:
+        raise choice_error("upstream", upstream, UPSTREAMS)
+    target = None
+    results, upstreams = {}, {}
+    for mode in modes:
+        try:
+            r = ImageResize(mode, scale=scale, size=size, align_corners=align_corners, antialias=antialias,
+                            library=library)
+            y = engine.forward(r, image)
+            if upstream == "mse" and target is None:
+                target = engine.forward(mse_target(scale=scale, size=size), image)
+            if upstream == "mse":
+                g = upstream_gradient(upstream, y, target=target)
+            else:  # the same for every mode of this output shape: made once
+                key = (y.shape, y.dtype.str)
+                if key not in upstreams:
+                    upstreams[key] = upstream_gradient(upstream, y, seed=seed, rect=rect)
+                g = upstreams[key]
+            notes = list(r.notes)
+            try:
+                grad = engine.backward(r, g, image.shape)
+            except NotImplementedError as exc:  # a library without this gradient: show where values came from
+                grad = engine.transpose(r, g, image.shape)
+                notes.append(f"{str(exc).rstrip('.')}; shown: Wᵀ g, the transpose of its forward")
+            coverage = engine.coverage(r, image.shape, y.shape)
+            results[mode] = GradientResult(g, grad, coverage, "; ".join(notes))
+        except Exception as exc:  # noqa: BLE001 - shown in the panel
+            results[mode] = exc
+    return GradientsData(image, upstream, results, tuple(crop))
