@@ -13,6 +13,7 @@ from .advisor import (
     check,
     compare_conventions,
     diagnose,
+    scan,
     smoke_matrix,
     suggest_fixes,
 )
@@ -37,7 +38,7 @@ __all__ = [
     "Spec", "resize", "resize_backward", "weights", "axis_plan", "interpolate", "interpolate_backward",
     "torch_spec", "MODES", "KERNELS", "KERNEL_NAMES", "TRANSFORMS", "ROUNDING", "source_coordinates",
     "InvalidSizeError", "OutputTooLargeError", "NoGradientError",
-    "backends", "check", "suggest_fixes", "compare_conventions", "diagnose", "smoke_matrix",
+    "backends", "check", "suggest_fixes", "compare_conventions", "diagnose", "smoke_matrix", "scan",
     "pick",
     "preset", "presets", "equivalent", "library_resize", "library_resize_backward", "library_resize_transpose",
 ]

@@ -1,8 +1,9 @@
 """Command line: ``python -m explorer <command> ...`` (also installed as ``interpolation-explorer``).
 
 Commands: ``check`` (findings for one configuration; exit status 1 when one is an error, for CI),
-``diagnose`` (match a pasted error), ``lint`` (scan sources and configs), ``fixes`` (rank fixes on a
-seeded random tensor), ``smoke`` (the combinations to test), ``backends``.  Usage errors exit with status 2.
+``diagnose`` (match a pasted error), ``lint`` (scan sources and configs), ``scan`` (every resize of an ONNX
+model, its equivalents and findings), ``fixes`` (rank fixes on a seeded random tensor), ``smoke`` (the
+combinations to test), ``backends``.  Usage errors exit with status 2.
 
 A new command is one ``Command`` subclass appended to ``COMMANDS``: its ``add_arguments`` fills its parser and
 ``run`` returns the exit status.
@@ -174,6 +175,41 @@ class LintCommand(Command):
         return 1 if errors else 0
 
 
+def _input_shape(text: str):
+    """``NAME=1,3,64,64`` -> (NAME, (1, 3, 64, 64))."""
+    name, sep, dims = text.partition("=")
+    try:
+        shape = tuple(int(d) for d in dims.replace("x", ",").split(",") if d.strip())
+    except ValueError:
+        shape = ()
+    if not sep or not name or not shape:
+        raise argparse.ArgumentTypeError(f"expected NAME=1,3,64,64 (a graph input and its shape), got {text!r}")
+    return name, shape
+
+
+class ScanCommand(Command):
+    name = "scan"
+    help = "every Resize/Upsample of an ONNX model: equivalents and findings (exit status 1 on an error)"
+
+    def add_arguments(self, parser):
+        parser.add_argument("model", help="an .onnx file")
+        parser.add_argument("--backend", help="backend id (default onnxruntime; see `python -m explorer backends`)")
+        parser.add_argument("--train", action="store_true", help="the model is trained (gradients are needed)")
+        parser.add_argument("--version", dest="backend_version", help="version of the backend's library")
+        parser.add_argument("--device", help="cpu, cuda, mps, gpu ...")
+        parser.add_argument("--input-shape", type=_input_shape, action="append", metavar="NAME=N,C,H,W",
+                            help="the shape of a graph input with dynamic axes (repeat for several inputs)")
+        parser.add_argument("--json", action="store_true", help="machine-readable output")
+
+    def run(self, args):
+        from .advisor.scan import scan
+        shapes = dict(args.input_shape) if args.input_shape else None
+        result = scan(args.model, example_inputs=shapes, backend=args.backend, training=args.train,
+                      version=args.backend_version, device=args.device)
+        print(_dump(result.to_dicts()) if args.json else result)
+        return result.exit_status
+
+
 class FixesCommand(Command):
     name = "fixes"
     help = "rank candidate fixes by their measured effect on a seeded random tensor"
@@ -250,8 +286,8 @@ class BackendsCommand(Command):
         return 0
 
 
-COMMANDS: list[Command] = [CheckCommand(), DiagnoseCommand(), LintCommand(), FixesCommand(), SmokeCommand(),
-                           BackendsCommand()]
+COMMANDS: list[Command] = [CheckCommand(), DiagnoseCommand(), LintCommand(), ScanCommand(), FixesCommand(),
+                           SmokeCommand(), BackendsCommand()]
 
 
 def build_parser() -> argparse.ArgumentParser:

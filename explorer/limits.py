@@ -30,3 +30,16 @@ MIN_SIDE = 2
 APP_MAX_SIDE = 512
 #: Most samples of the 1-D axis the Kernels tab draws.
 APP_MAX_LENGTH = 64
+
+# ------------------------------------------------------------------------------------------------ model scans
+#: Largest ONNX file ``explorer.scan`` reads (bytes; weights kept in external data files are never read).
+#: Protocol buffers cannot hold more than 2 GiB in one message.
+MAX_MODEL_BYTES = 2**31 - 1
+#: Largest .onnx upload the explorer's Model entry accepts (the browser sends the whole file to the kernel).
+APP_MAX_MODEL_BYTES = 64 * 2**20
+#: Most bytes of constants a scan evaluates to work out a computed ``scales``/``sizes`` input (shape
+#: arithmetic such as Shape -> Slice -> Concat needs a few bytes; a larger subgraph is left unevaluated).
+FOLD_BYTES = 2**20
+#: Most bytes of one float32 plane a scan resizes to measure what an importer computes against ONNX Runtime
+#: (the input and output planes of one node, batch and channels set to 1).
+MEASURE_BYTES = 64 * 2**20

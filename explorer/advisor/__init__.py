@@ -23,6 +23,7 @@ from .findings import Finding, Fix, check
 from .fixes import Suggestions, suggest_fixes
 from .knowledge import load, validate
 from .lint import LintIssue, lint
+from .scan import Scan, ScannedNode, scan
 from .smoke import SmokeCase, smoke_matrix
 
 
@@ -57,5 +58,5 @@ def backends() -> list[BackendInfo]:
 
 
 __all__ = ["backends", "check", "suggest_fixes", "compare_conventions", "diagnose", "smoke_matrix", "lint",
-           "validate", "BackendInfo", "Finding", "Fix", "Suggestions", "ConventionTable", "Diagnosis",
+           "scan", "Scan", "ScannedNode", "validate", "BackendInfo", "Finding", "Fix", "Suggestions", "ConventionTable", "Diagnosis",
            "SmokeCase", "LintIssue"]

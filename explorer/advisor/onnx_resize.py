@@ -1,0 +1,583 @@
+"""Every ``Resize`` and ``Upsample`` node of an ONNX model, as facts in ONNX terms.
+
+:func:`resize_nodes` reads a model (a path, the file's bytes or an ``onnx.ModelProto``) and returns one
+:class:`ResizeNode` per node, in graph order (subgraphs of ``If``/``Loop``/``Scan`` and local functions
+included): its name, the model's opset and the operator version in force, every attribute with the schema's
+default filled in, ``roi``/``scales``/``sizes`` and where each came from, and the input and output shapes.
+
+Where a value comes from (``ResizeNode.sources``):
+
+* ``"constant"``: an initializer or a ``Constant`` node (what importers such as Burn's treat as static);
+* ``"computed"``: evaluated here from shape arithmetic (``Shape -> Slice -> Concat ...``) on the shapes that
+  ONNX shape inference gives, within :data:`explorer.limits.FOLD_BYTES` of constants;
+* ``"inferred"``: ``sizes`` read from the output shape that shape inference gives, when the input itself
+  could not be evaluated;
+* ``"runtime"``: an input known only when the model runs (shapes marked ``None``).
+
+Shapes hold ``None`` (or the symbolic name) for dimensions that are not static; ``example_inputs`` fixes the
+graph inputs' shapes (a dict name -> shape or array, or a sequence in input order), as a model with dynamic
+axes is run.  Weights stored in external data files are never read.
+
+>>> import onnx
+>>> from onnx import TensorProto, helper
+>>> x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 10, 10])
+>>> y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+>>> scales = helper.make_tensor("scales", TensorProto.FLOAT, [4], [1, 1, 0.3, 0.3])
+>>> node = helper.make_node("Resize", ["x", "", "scales"], ["y"], name="down", mode="nearest")
+>>> graph = helper.make_graph([node], "g", [x], [y], initializer=[scales])
+>>> model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+>>> [n] = resize_nodes(model)
+>>> n.name, n.op_version, n.attributes["coordinate_transformation_mode"], n.scales, n.output_shape
+('down', 13, 'half_pixel', (1.0, 1.0, 0.3, 0.3), (1, 3, 3, 3))
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import ArgumentTypeError, ArgumentValueError
+from ..limits import FOLD_BYTES, MAX_MODEL_BYTES
+
+OP_TYPES = ("Resize", "Upsample")
+#: ops a computed ``scales``/``sizes`` may be evaluated through (shape arithmetic only)
+FOLDABLE = frozenset({
+    "Shape", "Size", "Gather", "GatherElements", "Slice", "Concat", "Cast", "Mul", "Div", "Add", "Sub", "Floor",
+    "Ceil", "Round", "Unsqueeze", "Squeeze", "Constant", "Identity", "Reshape", "Range", "ConstantOfShape",
+    "Expand", "Sqrt", "Max", "Min", "Abs", "Neg", "ReduceProd", "Equal", "Where", "Not", "Less", "Greater",
+    "CastLike", "Flatten", "Tile", "Split"})
+_MAX_FOLD_NODES = 256
+#: the inputs of each operator version: Resize-10 and Upsample-9 take (X, scales)
+_INPUTS = {("Resize", 10): ("X", "scales"), ("Upsample", 9): ("X", "scales"), ("Upsample", 10): ("X", "scales"),
+           ("Upsample", 7): ("X",), ("Upsample", 1): ("X",)}
+_RESIZE_INPUTS = ("X", "roi", "scales", "sizes")
+
+
+@dataclass(frozen=True)
+class ResizeNode:
+    """One ``Resize``/``Upsample`` node, in ONNX terms (see the module's docstring)."""
+
+    name: str
+    op_type: str
+    opset: int                   # the model's default-domain opset
+    op_version: int              # the operator version in force at that opset (Resize-10/11/13/18/19, ...)
+    attributes: dict             # every attribute of the operator version, defaults filled in
+    given: tuple                 # the attributes set on the node itself
+    input_shape: tuple | None
+    output_shape: tuple | None
+    roi: tuple | None = None
+    scales: tuple | None = None  # one per axis of the input (``axes`` expanded, 1.0 elsewhere)
+    sizes: tuple | None = None   # one per axis of the input (``axes`` expanded, the input's length elsewhere)
+    sources: dict = field(default_factory=dict)  # "roi"/"scales"/"sizes" -> constant | computed | inferred | runtime
+    graph: str = ""              # "" for the main graph, else the path of the subgraph or function
+    inputs: tuple = ()           # the node's input names
+
+    @property
+    def mode(self) -> str:
+        return self.attributes.get("mode", "nearest")
+
+    @property
+    def rank(self) -> int | None:
+        if self.input_shape is not None:
+            return len(self.input_shape)
+        values = self.scales or self.sizes
+        return None if values is None else len(values)
+
+    @property
+    def static(self) -> bool:
+        """Input and output shapes are fully known."""
+        return all(_is_length(d) for d in (self.input_shape or (None,))) and \
+            all(_is_length(d) for d in (self.output_shape or (None,)))
+
+    @property
+    def resized_axes(self) -> tuple[int, ...]:
+        """Axes whose length changes or whose scale is not 1 (empty when the shapes are unknown)."""
+        if not self.static:
+            return ()
+        axes = []
+        for a, (n, m) in enumerate(zip(self.input_shape, self.output_shape)):
+            if n != m or (self.scales is not None and self.scales[a] != 1.0):
+                axes.append(a)
+        return tuple(axes)
+
+    def to_dict(self) -> dict:
+        return {"node": self.name, "op_type": self.op_type, "opset": self.opset, "op_version": self.op_version,
+                "attributes": dict(self.attributes), "given": list(self.given),
+                "input_shape": _listed(self.input_shape), "output_shape": _listed(self.output_shape),
+                "roi": _listed(self.roi), "scales": _listed(self.scales), "sizes": _listed(self.sizes),
+                "sources": dict(self.sources), "graph": self.graph}
+
+
+def _listed(value):
+    return None if value is None else list(value)
+
+
+def _is_length(d) -> bool:
+    return isinstance(d, int) and not isinstance(d, bool)
+
+
+# ------------------------------------------------------------------------------------------------ reading
+def _onnx():
+    try:
+        import onnx
+    except ImportError:  # pragma: no cover - the scan extra installs it
+        raise ImportError("reading ONNX models needs the onnx package: pip install onnx") from None
+    return onnx
+
+
+def load_model(model):
+    """An ``onnx.ModelProto`` from a path, the file's bytes or a ModelProto; weights in external data files
+    are not read.  A missing file raises FileNotFoundError, a file that is not a model ArgumentValueError."""
+    onnx = _onnx()
+    if isinstance(model, onnx.ModelProto):
+        return model
+    if isinstance(model, (bytes, bytearray, memoryview)):
+        data = bytes(model)
+        where = "the given bytes"
+    elif isinstance(model, (str, os.PathLike)):
+        path = os.fspath(model)
+        if not os.path.exists(path):
+            raise FileNotFoundError(f"model file {path!r} does not exist")
+        if os.path.isdir(path):
+            raise ArgumentValueError(f"model={path!r} is a directory; give an .onnx file")
+        size = os.path.getsize(path)
+        if size > MAX_MODEL_BYTES:
+            raise ArgumentValueError(f"model file {path!r} has {size} bytes, more than one ONNX protobuf can hold "
+                                     f"({MAX_MODEL_BYTES}); keep the weights in external data files")
+        with open(path, "rb") as fh:
+            data = fh.read()
+        where = repr(path)
+    else:
+        raise ArgumentTypeError(f"model must be a path to an .onnx file, its bytes or an onnx.ModelProto, "
+                                f"got {type(model).__name__}")
+    if len(data) > MAX_MODEL_BYTES:
+        raise ArgumentValueError(f"{where} has {len(data)} bytes, more than one ONNX protobuf can hold")
+    try:
+        proto = onnx.ModelProto()
+        proto.ParseFromString(data)
+    except Exception as exc:  # noqa: BLE001 - protobuf raises its own DecodeError
+        raise ArgumentValueError(f"{where} is not an ONNX model ({type(exc).__name__}: {exc})") from None
+    if not proto.HasField("graph") or not proto.opset_import:
+        raise ArgumentValueError(f"{where} is not an ONNX model (no graph or no opset_import)")
+    return proto
+
+
+def model_opset(model) -> int:
+    """The opset of the default domain ('' or 'ai.onnx')."""
+    for entry in model.opset_import:
+        if entry.domain in ("", "ai.onnx"):
+            return int(entry.version)
+    raise ArgumentValueError("the model imports no opset of the default ONNX domain")
+
+
+def _with_input_shapes(model, example_inputs):
+    """A copy of ``model`` whose graph inputs have the shapes of ``example_inputs``."""
+    onnx = _onnx()
+    initializers = {t.name for t in model.graph.initializer}
+    graph_inputs = [i for i in model.graph.input if i.name not in initializers]
+    if isinstance(example_inputs, dict):
+        unknown = sorted(set(example_inputs) - {i.name for i in graph_inputs})
+        if unknown:
+            raise ArgumentValueError(f"example_inputs names {unknown} that are not inputs of the model; its "
+                                     f"inputs are {[i.name for i in graph_inputs]}")
+        pairs = [(i, example_inputs[i.name]) for i in graph_inputs if i.name in example_inputs]
+    else:
+        values = list(example_inputs) if isinstance(example_inputs, (list, tuple)) else [example_inputs]
+        if len(values) > len(graph_inputs):
+            raise ArgumentValueError(f"example_inputs has {len(values)} entries but the model has "
+                                     f"{len(graph_inputs)} inputs ({[i.name for i in graph_inputs]})")
+        pairs = list(zip(graph_inputs, values))
+    copy = onnx.ModelProto()
+    copy.CopyFrom(model)
+    by_name = {i.name: i for i in copy.graph.input}
+    for value_info, given in pairs:
+        shape = _shape_of(given, value_info.name)
+        tensor_type = by_name[value_info.name].type.tensor_type
+        declared = tensor_type.shape.dim if tensor_type.HasField("shape") else []
+        if declared and len(declared) != len(shape):
+            raise ArgumentValueError(f"example input {value_info.name!r} has shape {shape} but the model declares "
+                                     f"rank {len(declared)}")
+        tensor_type.shape.ClearField("dim")
+        for d in shape:
+            tensor_type.shape.dim.add().dim_value = d
+    return copy
+
+
+def _shape_of(given, name) -> tuple[int, ...]:
+    shape = getattr(given, "shape", given)
+    try:
+        shape = tuple(int(d) for d in shape)
+    except (TypeError, ValueError):
+        raise ArgumentTypeError(f"example input {name!r} must be an array or a shape (a tuple of ints), "
+                                f"got {given!r:.60}") from None
+    if any(d < 0 for d in shape):
+        raise ArgumentValueError(f"example input {name!r} has a negative dimension: {shape}")
+    return shape
+
+
+def _infer(model):
+    """The model after ONNX shape inference with data propagation (the model itself when inference fails)."""
+    onnx = _onnx()
+    try:
+        return onnx.shape_inference.infer_shapes(model, check_type=False, strict_mode=False, data_prop=True)
+    except Exception:  # noqa: BLE001 - an invalid or unusual model is still read, without inferred shapes
+        return model
+
+
+# ------------------------------------------------------------------------------------------------ graphs
+class _Graph:
+    """Names -> producers, constants and shapes of one graph (and what it sees of its parents)."""
+
+    def __init__(self, graph, parent: "_Graph | None" = None, path: str = ""):
+        self.graph, self.parent, self.path = graph, parent, path
+        self.initializers = {t.name: t for t in graph.initializer}
+        self.producers = {}
+        for node in graph.node:
+            for out in node.output:
+                if out:
+                    self.producers[out] = node
+        self.shapes = {}
+        for vi in list(graph.input) + list(graph.value_info) + list(graph.output):
+            shape = _value_info_shape(vi)
+            if shape is not None:
+                self.shapes[vi.name] = shape
+        for t in graph.initializer:
+            self.shapes.setdefault(t.name, tuple(int(d) for d in t.dims))
+
+    def shape(self, name):
+        if name in self.shapes:
+            return self.shapes[name]
+        return self.parent.shape(name) if self.parent is not None else None
+
+    def initializer(self, name):
+        if name in self.initializers:
+            return self.initializers[name]
+        return self.parent.initializer(name) if self.parent is not None else None
+
+    def producer(self, name):
+        if name in self.producers:
+            return self.producers[name]
+        return self.parent.producer(name) if self.parent is not None else None
+
+
+def _value_info_shape(vi):
+    if not vi.type.HasField("tensor_type") or not vi.type.tensor_type.HasField("shape"):
+        return None
+    dims = []
+    for d in vi.type.tensor_type.shape.dim:
+        if d.HasField("dim_value"):
+            dims.append(int(d.dim_value))
+        elif d.HasField("dim_param"):
+            dims.append(d.dim_param)
+        else:
+            dims.append(None)
+    return tuple(dims)
+
+
+def _tensor_bytes(tensor) -> int:
+    onnx = _onnx()
+    try:
+        itemsize = np.dtype(onnx.helper.tensor_dtype_to_np_dtype(tensor.data_type)).itemsize
+    except Exception:  # noqa: BLE001 - strings and unknown types
+        itemsize = 8
+    return math.prod(int(d) for d in tensor.dims) * itemsize
+
+
+def _constant_value(node):
+    """The value of a Constant node as an array (None for a sparse or unknown attribute)."""
+    onnx = _onnx()
+    for attr in node.attribute:
+        if attr.name == "value":
+            return onnx.numpy_helper.to_array(attr.t)
+        if attr.name in ("value_float", "value_int", "value_floats", "value_ints"):
+            return np.asarray(onnx.helper.get_attribute_value(attr))
+    return None
+
+
+def _constant(graph: _Graph, name: str):
+    """The value of ``name`` when it is an initializer or a Constant (through Identity), else None."""
+    onnx = _onnx()
+    seen = 0
+    while seen < 16:
+        seen += 1
+        tensor = graph.initializer(name)
+        if tensor is not None:
+            if tensor.data_location == onnx.TensorProto.EXTERNAL or _tensor_bytes(tensor) > FOLD_BYTES:
+                return None
+            return onnx.numpy_helper.to_array(tensor)
+        node = graph.producer(name)
+        if node is None:
+            return None
+        if node.op_type == "Constant":
+            return _constant_value(node)
+        if node.op_type == "Identity":
+            name = node.input[0]
+            continue
+        return None
+    return None
+
+
+def _fold(graph: _Graph, name: str):
+    """Evaluate ``name`` from constants and static shapes through shape arithmetic, or None."""
+    onnx = _onnx()
+    from onnx import helper
+    from onnx.reference import ReferenceEvaluator
+
+    nodes, feeds, budget = [], {}, [FOLD_BYTES]
+    visited = set()
+
+    def leaf(value_name) -> bool:
+        value = _constant(graph, value_name)
+        if value is not None:
+            feeds[value_name] = value
+            return True
+        return False
+
+    def visit(value_name) -> bool:
+        if value_name in visited or value_name in feeds or not value_name:
+            return True
+        visited.add(value_name)
+        if leaf(value_name):
+            budget[0] -= feeds[value_name].nbytes
+            return budget[0] >= 0
+        node = graph.producer(value_name)
+        if node is None or node.op_type not in FOLDABLE or node.domain not in ("", "ai.onnx"):
+            return False
+        if node.op_type == "Shape":
+            shape = graph.shape(node.input[0])
+            if shape is None or not all(_is_length(d) for d in shape):
+                return False
+            start = end = None
+            for attr in node.attribute:
+                if attr.name == "start":
+                    start = attr.i
+                elif attr.name == "end":
+                    end = attr.i
+            feeds[value_name] = np.asarray(shape[start:end], dtype=np.int64)
+            return True
+        if node.op_type == "Size":
+            shape = graph.shape(node.input[0])
+            if shape is None or not all(_is_length(d) for d in shape):
+                return False
+            feeds[value_name] = np.asarray(math.prod(shape), dtype=np.int64)
+            return True
+        if len(nodes) >= _MAX_FOLD_NODES:
+            return False
+        if not all(visit(i) for i in node.input):
+            return False
+        nodes.append(node)
+        return True
+
+    try:
+        if not visit(name):
+            return None
+        if name in feeds:
+            return feeds[name]
+        inputs = [helper.make_tensor_value_info(k, onnx.helper.np_dtype_to_tensor_dtype(v.dtype), v.shape)
+                  for k, v in feeds.items()]
+        sub = helper.make_graph(nodes, "fold", inputs, [helper.make_tensor_value_info(name, 0, None)])
+        sub_model = helper.make_model(sub, opset_imports=[helper.make_opsetid("", graph_opset(graph))])
+        (value,) = ReferenceEvaluator(sub_model).run([name], feeds)
+        return np.asarray(value)
+    except Exception:  # noqa: BLE001 - anything the evaluator cannot do stays unevaluated
+        return None
+
+
+def graph_opset(graph: _Graph) -> int:
+    while graph.parent is not None:
+        graph = graph.parent
+    return graph.opset
+
+
+# ------------------------------------------------------------------------------------------------ nodes
+def _schema(op_type: str, opset: int):
+    onnx = _onnx()
+    try:
+        return onnx.defs.get_schema(op_type, opset, "")
+    except Exception:  # noqa: BLE001 - opset older than the operator
+        return None
+
+
+def _attributes(node, schema) -> tuple[dict, tuple]:
+    """Every attribute of the operator version (defaults filled in) and the names the node sets."""
+    onnx = _onnx()
+    values, given = {}, []
+    if schema is not None:
+        for name, attr in schema.attributes.items():
+            default = attr.default_value
+            if default is not None and default.type != onnx.AttributeProto.UNDEFINED:
+                value = onnx.helper.get_attribute_value(default)
+                values[name] = value.decode() if isinstance(value, bytes) else value
+            else:
+                values[name] = None
+    for attr in node.attribute:
+        value = onnx.helper.get_attribute_value(attr)
+        if isinstance(value, bytes):
+            value = value.decode()
+        elif isinstance(value, list):
+            value = tuple(v.decode() if isinstance(v, bytes) else v for v in value)
+        values[attr.name] = value
+        given.append(attr.name)
+    return values, tuple(given)
+
+
+def _value(graph: _Graph, name: str):
+    """(value, source) of an optional input: constant, computed, runtime, or (None, None) when absent."""
+    if not name:
+        return None, None
+    value = _constant(graph, name)
+    if value is not None:
+        return value, "constant"
+    value = _fold(graph, name)
+    if value is not None:
+        return value, "computed"
+    return None, "runtime"
+
+
+def _short(value) -> float:
+    """A float32 as the shortest decimal that reads back as the same float32 (0.3, not 0.30000001192...)."""
+    return float(str(np.float32(value)))
+
+
+def _expand(values, axes, rank, fill):
+    """Per-axis values of length ``rank`` from values over ``axes`` (``fill(axis)`` elsewhere)."""
+    if axes is None:
+        return tuple(values)
+    out = [fill(a) for a in range(rank)]
+    for a, v in zip(axes, values):
+        out[a] = v
+    return tuple(out)
+
+
+def _node(graph: _Graph, node, opset: int) -> ResizeNode:
+    schema = _schema(node.op_type, opset)
+    op_version = schema.since_version if schema is not None else opset
+    attributes, given = _attributes(node, schema)
+    if node.op_type == "Upsample" and op_version < 7:  # Upsample-1: height_scale, width_scale attributes
+        attributes.setdefault("mode", "nearest")
+    names = _INPUTS.get((node.op_type, op_version), _RESIZE_INPUTS)
+    by_role = {role: (node.input[k] if k < len(node.input) else "") for k, role in enumerate(names)}
+    input_shape = graph.shape(by_role["X"])
+    output_shape = graph.shape(node.output[0]) if node.output else None
+    rank = len(input_shape) if input_shape is not None else None
+
+    sources, roi, scales, sizes = {}, None, None, None
+    for role in ("roi", "scales", "sizes"):
+        value, source = _value(graph, by_role.get(role, ""))
+        if source is None:
+            continue
+        if value is not None and value.size == 0:  # an empty tensor stands for an absent input
+            continue
+        sources[role] = source
+        if value is None:
+            continue
+        flat = value.reshape(-1)
+        if role == "roi":
+            roi = tuple(_short(v) for v in flat)
+        elif role == "scales":
+            scales = tuple(_short(v) for v in flat)
+        else:
+            sizes = tuple(int(v) for v in flat)
+    if node.op_type == "Upsample" and "scales" in attributes and attributes["scales"] is not None:
+        scales = tuple(_short(v) for v in attributes["scales"])
+        sources["scales"] = "constant"
+    if node.op_type == "Upsample" and op_version < 7 and attributes.get("height_scale") is not None:
+        scales = (1.0, 1.0, float(attributes["height_scale"]), float(attributes["width_scale"]))
+        sources["scales"] = "constant"
+
+    axes = attributes.get("axes")
+    if axes is not None and rank is not None:
+        axes = tuple(a + rank if a < 0 else a for a in axes)
+        if scales is not None:
+            scales = _expand(scales, axes, rank, lambda a: 1.0)
+        if sizes is not None and all(_is_length(d) for d in input_shape):
+            sizes = _expand(sizes, axes, rank, lambda a: input_shape[a])
+    if rank is None:
+        rank = len(scales) if scales is not None else (len(sizes) if sizes is not None else None)
+
+    computed = _output_shape(input_shape, scales, sizes, attributes, axes)
+    if computed is not None:
+        output_shape = computed
+    if sizes is None and scales is None and sources.get("sizes") == "runtime" and output_shape is not None \
+            and all(_is_length(d) for d in output_shape):
+        sizes = tuple(output_shape)
+        sources["sizes"] = "inferred"
+    return ResizeNode(name=node.name or (node.output[0] if node.output else ""), op_type=node.op_type,
+                      opset=opset, op_version=op_version, attributes=attributes, given=given,
+                      input_shape=input_shape, output_shape=output_shape, roi=roi, scales=scales, sizes=sizes,
+                      sources=sources, graph=graph.path, inputs=tuple(node.input))
+
+
+def _output_shape(input_shape, scales, sizes, attributes, axes=None):
+    """The output shape ONNX Runtime computes, when the input shape and scales or sizes are known."""
+    if input_shape is None or not all(_is_length(d) for d in input_shape):
+        return None
+    if sizes is not None and len(sizes) == len(input_shape):
+        policy = attributes.get("keep_aspect_ratio_policy") or "stretch"
+        if policy == "stretch":
+            return tuple(int(s) for s in sizes)
+        axes = [a for a in range(len(input_shape)) if axes is None or a in axes]
+        ratios = [np.float32(sizes[a]) / np.float32(input_shape[a]) for a in axes if input_shape[a]]
+        if not ratios:
+            return None
+        scale = min(ratios) if policy == "not_larger" else max(ratios)
+        out = list(input_shape)
+        for a in axes:
+            out[a] = math.floor(float(np.float32(scale * np.float32(input_shape[a]))) + 0.5)
+        return tuple(out)
+    if scales is not None and len(scales) == len(input_shape):
+        return tuple(int(np.float32(s) * np.float32(n)) for n, s in zip(input_shape, scales))
+    return None
+
+
+def _walk(graph: _Graph, opset: int):
+    for node in graph.graph.node:
+        if node.op_type in OP_TYPES and node.domain in ("", "ai.onnx"):
+            yield graph, node
+        for attr in node.attribute:
+            subgraphs = list(attr.graphs) + ([attr.g] if attr.HasField("g") else [])
+            for k, sub in enumerate(subgraphs):
+                index = f"[{k}]" if len(subgraphs) > 1 else ""
+                path = f"{graph.path}/{node.name or node.op_type}.{attr.name}{index}"
+                yield from _walk(_Graph(sub, graph, path.lstrip("/")), opset)
+
+
+def resize_nodes(model, example_inputs=None) -> list[ResizeNode]:
+    """Every Resize/Upsample node of ``model`` (path, bytes or ModelProto), in graph order."""
+    proto = load_model(model)
+    opset = model_opset(proto)
+    if example_inputs is not None:
+        proto = _with_input_shapes(proto, example_inputs)
+    inferred = _infer(proto)
+    root = _Graph(inferred.graph)
+    root.opset = opset
+    out = [_node(g, node, opset) for g, node in _walk(root, opset)]
+    for function in inferred.functions:
+        fgraph = _FunctionGraph(function, root)
+        fopset = next((int(o.version) for o in function.opset_import if o.domain in ("", "ai.onnx")), opset)
+        for node in function.node:
+            if node.op_type in OP_TYPES and node.domain in ("", "ai.onnx"):
+                out.append(_node(fgraph, node, fopset))
+    return out
+
+
+class _FunctionGraph(_Graph):
+    """A local function's body: constants inside it, no shapes (functions carry none)."""
+
+    def __init__(self, function, root: _Graph):
+        self.graph, self.parent, self.path = function, root, f"function {function.domain}.{function.name}"
+        self.initializers = {}
+        self.producers = {out: node for node in function.node for out in node.output if out}
+        self.shapes = {}
+
+    def shape(self, name):
+        return None
+
+    def initializer(self, name):
+        return None
+
+    def producer(self, name):
+        return self.producers.get(name)

@@ -1,0 +1,584 @@
+"""``scan``: every resize in a model (an ONNX file or a PyTorch module), its equivalents, and what a backend does.
+
+For each ``Resize``/``Upsample`` node of an ONNX model (:mod:`explorer.advisor.onnx_resize`) or each
+interpolate call of a PyTorch module (:mod:`explorer.advisor.torch_resize`):
+
+* **equivalents**: every library preset (``explorer.presets()``) that computes the same weights as the node
+  for the node's own sizes, with the size argument that does it (``size=`` or ``scale_factor=``), found by
+  building both sets of per-axis weights with the library rules (:mod:`explorer.advisor.node_calls`);
+* **findings** for the chosen backend, version, device and training, through :func:`explorer.check`; for a
+  Burn backend and an ONNX model, what Burn's ONNX import generates for the node in that release
+  (:mod:`explorer.advisor.burn_import`), measured against ONNX Runtime's result with the engine on the node's
+  shapes, and the same for every other release (``ScannedNode.burn_import``).
+
+``backend=None`` means ``onnxruntime`` for an ONNX model and ``torch`` for a module.
+
+>>> import onnx
+>>> from onnx import TensorProto, helper
+>>> x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 10, 10])
+>>> y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+>>> sizes = helper.make_tensor("sizes", TensorProto.INT64, [4], [1, 3, 3, 3])
+>>> node = helper.make_node("Resize", ["x", "", "", "sizes"], ["y"], name="down", mode="nearest",
+...                         nearest_mode="round_prefer_ceil")
+>>> model = helper.make_model(helper.make_graph([node], "g", [x], [y], initializer=[sizes]),
+...                           opset_imports=[helper.make_opsetid("", 13)])
+>>> result = scan(model, backend="burn-tch", version="0.22.0-pre.2")
+>>> [(e["library"], e["mode"]) for e in result[0].equivalents if e["library"] in ("torch", "burn")]
+[('torch', 'nearest-exact'), ('burn', 'NearestExact')]
+>>> print(result[0].findings[0].message)  # doctest: +ELLIPSIS
+Burn 0.22.0-pre.2 imports this node as InterpolateMode::Nearest; it ignores nearest_mode: it computes other ...
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..conventions import presets
+from ..conventions.mode_names import LIBRARIES, mode_family
+from ..errors import ArgumentTypeError, ArgumentValueError
+from . import burn_import
+from .backend_calls import library_call
+from .findings import SEVERITY_ORDER, Finding, Fix, check
+from .knowledge import load
+from .node_calls import NodeCall, measurable, onnx_call, plans_agree, problem
+from .onnx_resize import ResizeNode, load_model, resize_nodes
+from .snippets import resize_code
+from .target import Setup
+from .torch_resize import ResizeCall, interpolate_calls
+
+_LIBRARY_ORDER = {name: k for k, name in enumerate(LIBRARIES)}
+_SIZE_ATOL = 1e-5
+
+
+@dataclass
+class Measurement:
+    """Two computations of one node on the same seeded random plane (float32, uniform in [0, 1))."""
+
+    what: str
+    output_shape_a: tuple
+    output_shape_b: tuple
+    max_abs: float | None = None
+    changed_fraction: float | None = None
+
+    @property
+    def identical(self) -> bool:
+        return self.output_shape_a == self.output_shape_b and self.max_abs is not None and \
+            self.max_abs <= _SIZE_ATOL
+
+    def __str__(self):
+        if self.output_shape_a != self.output_shape_b:
+            return f"{self.what}: output {self.output_shape_b} instead of {self.output_shape_a}"
+        if self.identical:
+            return f"{self.what}: identical (max difference {self.max_abs:.2g})"
+        return (f"{self.what}: max difference {self.max_abs:.3g}, {100 * self.changed_fraction:.0f}% of the "
+                "values differ")
+
+    def to_dict(self) -> dict:
+        return {"what": self.what, "output_shape_a": list(self.output_shape_a),
+                "output_shape_b": list(self.output_shape_b), "max_abs": self.max_abs,
+                "changed_fraction": self.changed_fraction, "identical": self.identical, "summary": str(self)}
+
+
+@dataclass
+class ScannedNode:
+    """One resize of the model: what it is, what computes the same, and what the backend will do."""
+
+    node: str
+    op_type: str
+    opset: int | None
+    attributes: dict
+    input_shape: tuple | None
+    output_shape: tuple | None
+    equivalents: list = field(default_factory=list)     # {"library", "mode", "options"}
+    findings: list = field(default_factory=list)        # Finding
+    burn_import: list = field(default_factory=list)     # per Burn release: the import's outcome, measured
+    location: str = ""
+    source: object = None                               # the ResizeNode or ResizeCall read from the model
+
+    @property
+    def severity(self) -> str | None:
+        """The most severe finding's severity (None without findings)."""
+        if not self.findings:
+            return None
+        return min((f.severity for f in self.findings), key=SEVERITY_ORDER.get)
+
+    def equivalent_in(self, library: str) -> dict | None:
+        return next((e for e in self.equivalents if e["library"] == library), None)
+
+    def to_dict(self) -> dict:
+        return {"node": self.node, "op_type": self.op_type, "opset": self.opset,
+                "attributes": _plain(self.attributes),
+                "input_shape": None if self.input_shape is None else list(self.input_shape),
+                "output_shape": None if self.output_shape is None else list(self.output_shape),
+                "equivalents": [_plain(e) for e in self.equivalents],
+                "findings": [f.to_dict() for f in self.findings],
+                "burn_import": [_plain(b) for b in self.burn_import], "location": self.location}
+
+
+def _plain(value):
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+class Scan(list):
+    """The scanned nodes (a list of :class:`ScannedNode`), printable as a table."""
+
+    def __init__(self, nodes, backend: str, version: str | None, training: bool, device: str | None,
+                 model: str):
+        super().__init__(nodes)
+        self.backend, self.version, self.training, self.device, self.model = backend, version, training, \
+            device, model
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for n in self for f in n.findings if f.severity == "error")
+
+    @property
+    def exit_status(self) -> int:
+        return 1 if self.errors else 0
+
+    def to_dicts(self) -> list[dict]:
+        return [n.to_dict() for n in self]
+
+    def table(self) -> str:
+        """One line per node: name, op, shapes, mode and the most severe finding."""
+        rows = [("node", "op", "opset", "input -> output", "mode", "equivalents", "worst")]
+        for n in self:
+            shapes = f"{_shape_text(n.input_shape)} -> {_shape_text(n.output_shape)}"
+            mode = _mode_text(n.attributes)
+            libraries = sorted({e["library"] for e in n.equivalents}, key=_LIBRARY_ORDER.get)
+            rows.append((n.node, n.op_type, "" if n.opset is None else str(n.opset), shapes, mode,
+                         ",".join(libraries) or "none", n.severity or "-"))
+        widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
+        return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows)
+
+    def __str__(self):
+        what = "training" if self.training else "inference"
+        version = f" {self.version}" if self.version else ""
+        lines = [f"{self.model}: {len(self)} resize(s); {self.backend}{version} ({what}), "
+                 f"{self.errors} error(s)", "", self.table()]
+        for n in self:
+            lines.append("")
+            lines.append(f"{n.node} ({n.op_type}{', ' + n.location if n.location else ''}): {_mode_text(n.attributes)}")
+            for library in sorted({e["library"] for e in n.equivalents}, key=_LIBRARY_ORDER.get):
+                e = n.equivalent_in(library)
+                lines.append(f"  = {library} {e['mode']}{_options_text(e['options'])}")
+            if not n.equivalents:
+                lines.append("  = no library preset computes these weights")
+            for f in n.findings:
+                lines.append("  - " + str(f).replace("\n", "\n    "))
+                for fix in f.fixes:
+                    lines.append(f"      fix: {fix}")
+                    lines.extend("        " + line for line in fix.code.splitlines())
+        return "\n".join(lines)
+
+
+def _shape_text(shape) -> str:
+    return "?" if shape is None else "x".join("?" if d is None else str(d) for d in shape)
+
+
+def _mode_text(attributes) -> str:
+    keys = ("mode", "coordinate_transformation_mode", "nearest_mode", "cubic_coeff_a", "exclude_outside",
+            "antialias", "align_corners")
+    mode = attributes.get("mode")
+    parts = [str(mode)]
+    for k in keys[1:]:
+        v = attributes.get(k)
+        if v is None or (k == "nearest_mode" and mode != "nearest") or (k == "cubic_coeff_a" and mode != "cubic"):
+            continue
+        if k in ("exclude_outside", "antialias") and not v:
+            continue
+        parts.append(f"{k}={v}")
+    return " ".join(parts)
+
+
+def _options_text(options) -> str:
+    if not options:
+        return ""
+    return " (" + ", ".join(f"{k}={v}" for k, v in options.items()) + ")"
+
+
+# ------------------------------------------------------------------------------------------------ equivalents
+def equivalents(reference: NodeCall) -> list[NodeCall]:
+    """Every preset computing the same weights as ``reference`` on its problem (size or scale_factor); the
+    reference itself is listed when no preset of its own library is."""
+    target = reference.plans()
+    out_lengths = tuple(p.m for _, p in target[1])
+    found, seen = [], set()
+    for row in presets():
+        arguments = [{"size": out_lengths}]
+        if reference.scale_factor is not None:
+            arguments.insert(0, {"scale_factor": reference.scale_factor})
+        for args in arguments:
+            candidate = NodeCall(row.library, row.mode, dict(row.options), reference.shape, reference.axes, **args)
+            try:
+                if candidate.output_lengths() != out_lengths or not plans_agree(target, candidate.plans()):
+                    continue
+            except (ValueError, TypeError, NotImplementedError):
+                continue
+            key = (row.library, row.mode, tuple(sorted(row.options.items(), key=str)))
+            if key not in seen:
+                seen.add(key)
+                found.append(candidate)
+            break
+    if not any(c.library == reference.library for c in found):  # the node's own form, when no listed row is it
+        found.append(reference)
+    found.sort(key=lambda c: _LIBRARY_ORDER.get(c.library, 99))
+    return found
+
+
+def _family(reference: NodeCall, found: list[NodeCall]) -> str:
+    """The mode family of the node's computation ('nearest' when torch nearest computes it, ...)."""
+    torch_modes = [c.mode for c in found if c.library == "torch"]
+    for mode in torch_modes:
+        return mode_family("torch", mode)
+    return mode_family(reference.library, reference.mode)
+
+
+# ------------------------------------------------------------------------------------------------ findings
+def _sizes(call: NodeCall):
+    out = tuple(p.m for _, p in call.plans()[1])
+    return call.input_lengths, out
+
+
+def _onnxruntime_findings(node: ResizeNode, call: NodeCall, setup_args: dict) -> list[Finding]:
+    """ONNX Runtime runs the node as it is written: its failures and caveats (not how other libraries differ:
+    the equivalents say that for the node's own sizes)."""
+    n, m = _sizes(call)
+    mode = call.mode
+    align_corners = True if call.options.get("coordinate_transformation_mode") == "align_corners" else None
+    return _measured_away(check(mode=mode, backend=setup_args["backend"], training=setup_args["training"],
+                                version=setup_args["version"], device=setup_args["device"],
+                                align_corners=align_corners, antialias=bool(call.options.get("antialias", 0)),
+                                spatial_dims=max(1, min(len(n), 4)), opset=node.opset,
+                                scale_factor=call.scale_factor is not None, input_size=n, output_size=m,
+                                reference=None))
+
+
+def _preset_findings(backend, family: str, found: list[NodeCall], n, m, setup_args, scale_factor: bool,
+                     reference: str) -> list[Finding]:
+    """Findings for a backend the user writes the resize for by hand: its equivalent, or the family."""
+    library = backend.names
+    match = next((c for c in found if library is not None and c.library == library), None)
+    out = []
+    spatial = max(1, min(len(n), 4))
+    if match is not None:
+        options = match.options
+        mode = match.mode
+        align_corners = options.get("align_corners")
+        antialias = bool(options.get("antialias", False))
+    else:
+        mode, align_corners, antialias = family, None, False
+        if library is not None:
+            out.append(Finding(
+                severity="differs", backend=backend.id, mode=family, operation="convention", status="differs",
+                message=(f"no {library} mode computes this node's weights for {_lengths_text(n, m)}; "
+                         f"the nearest {library} spelling of its family ({family}) computes other numbers"),
+                source="explorer.presets() compared with the node's weights (explorer.advisor.node_calls)",
+                evidence="measured"))
+    found_here = check(mode=mode, backend=backend.id, training=setup_args["training"],
+                       version=setup_args["version"], device=setup_args["device"], align_corners=align_corners,
+                       antialias=antialias, spatial_dims=spatial, scale_factor=scale_factor, input_size=n,
+                       output_size=m, reference=reference)
+    out.extend(_measured_away(found_here) if match is not None else found_here)
+    return out
+
+
+def _lengths_text(n, m) -> str:
+    return " x ".join(str(v) for v in n) + " -> " + " x ".join(str(v) for v in m)
+
+
+def _burn_backend(backend_id: str) -> str:
+    """The Burn arithmetic (preset ``backend`` option) of a Burn backend id."""
+    return library_call(Setup.of(mode="Nearest", backend=backend_id)).options["backend"]
+
+
+def _burn_call(node: ResizeNode, call: NodeCall, outcome, arithmetic: str) -> NodeCall:
+    options = {"backend": arithmetic}
+    if outcome.mode != "Nearest":
+        options["align_corners"] = True if outcome.align_corners is None else outcome.align_corners
+    _, _, _, kept = problem(node.input_shape, node.output_shape,
+                            [a for a, s in enumerate(node.scales or ()) if s != 1.0])
+    size = burn_import.burn_size(node, kept)
+    return NodeCall("burn", outcome.mode, options, call.shape, call.axes, **size)
+
+
+def measure(first: NodeCall, second: NodeCall, what: str, seed: int = 0) -> Measurement | None:
+    """Run both calls on one seeded random plane (None when it would exceed :data:`MEASURE_BYTES`)."""
+    out_a, out_b = first.output_lengths(), second.output_lengths()
+    if not (measurable(first, out_a) and measurable(second, out_b)):
+        return None
+    x = np.random.default_rng(seed).random(first.shape, dtype=np.float32)
+    y_a, y_b = first.run(x), second.run(x)
+    if y_a.shape != y_b.shape:
+        return Measurement(what, tuple(out_a), tuple(out_b))
+    diff = np.abs(y_a.astype(np.float64) - y_b.astype(np.float64))
+    return Measurement(what, tuple(out_a), tuple(out_b), float(diff.max(initial=0.0)),
+                       float(np.mean(diff > _SIZE_ATOL)))
+
+
+def _burn_findings(node: ResizeNode, call: NodeCall, found, backend, setup_args, path) -> tuple[list, list]:
+    """(findings for the chosen Burn release, the outcome of every release) for one ONNX node."""
+    setup = Setup.of(mode="Nearest", backend=backend.id, version=setup_args["version"])
+    version = setup.version
+    arithmetic = _burn_backend(backend.id)
+    releases, outcomes = [], {}
+    for era in burn_import.eras():
+        outcome = burn_import.import_node(node, era, path)
+        entry = outcome.to_dict()
+        if not outcome.fails:
+            burn = _burn_call(node, call, outcome, arithmetic)
+            result = measure(call, burn, "Burn import against ONNX Runtime")
+            entry["measurement"] = None if result is None else result.to_dict()
+            outcomes[era.id] = (outcome, burn, result)
+        else:
+            outcomes[era.id] = (outcome, None, None)
+        releases.append(entry)
+    era = burn_import.era_for(version)
+    outcome, burn, result = outcomes[era.id]
+    findings = []
+    later = [e for e in burn_import.eras() if e.versions.clauses and _after(e, era)]
+    fixed_in = next((e for e in later if outcomes[e.id][2] is not None and outcomes[e.id][2].identical), None)
+    burn_equivalent = next((c for c in found if c.library == "burn"), None)
+    fixes = _burn_fixes(node, outcome, burn_equivalent, fixed_in, backend, setup_args["training"], version)
+    where = f"Burn {version}"
+    if outcome.fails:
+        findings.append(Finding(
+            severity="error", backend=backend.id, operation="forward", status="fails", error_type="panic",
+            error_text=outcome.error_text,
+            message=f"{where}'s ONNX import ({era.importer}) stops at this node: it cannot express "
+                    f"{_condition_text(outcome.condition, node)}.",
+            source=era.source, evidence="source", fixes=fixes))
+        return findings, releases
+    ac = "" if outcome.mode == "Nearest" else (
+        ", align_corners grid (Burn has no option)" if outcome.align_corners is None
+        else f".with_align_corners({str(outcome.align_corners).lower()})")
+    head = f"{where} imports this node as InterpolateMode::{outcome.mode}{ac}"
+    ignored = f"; it ignores {', '.join(outcome.ignored)}" if outcome.ignored else ""
+    if result is None:
+        findings.append(Finding(
+            severity="warning", backend=backend.id, operation="convention", status="unknown",
+            message=f"{head}{ignored}; not measured: one plane of this node exceeds the measuring limit.",
+            source=era.source, evidence="source", fixes=fixes))
+    elif result.identical:
+        findings.append(Finding(
+            severity="info", backend=backend.id, operation="convention", status="supported",
+            message=f"{head}{ignored}: same numbers as ONNX Runtime on {_lengths_text(*_sizes(call))} ({result}).",
+            source=era.source, evidence="source"))
+    else:
+        findings.append(Finding(
+            severity="differs", backend=backend.id, operation="convention", status="differs",
+            message=f"{head}{ignored}: it computes other numbers than ONNX Runtime on "
+                    f"{_lengths_text(*_sizes(call))} ({result}).",
+            source=era.source, evidence="source", fixes=fixes))
+    n, m = _sizes(call)
+    backend_findings = check(mode=outcome.mode, backend=backend.id, training=setup_args["training"],
+                             version=setup_args["version"], device=setup_args["device"],
+                             align_corners=outcome.align_corners, spatial_dims=max(1, min(len(n), 4)),
+                             scale_factor=node.scales is not None, input_size=n, output_size=m, reference=None)
+    findings.extend(_measured_away(backend_findings) if result is not None else backend_findings)
+    return findings, releases
+
+
+def _measured_away(findings: list[Finding]) -> list[Finding]:
+    """The findings left once the node's numbers are measured: conventions that differ from another library
+    are what the measurement and the equivalents already answer, for this node's sizes."""
+    return [f for f in findings if not (f.operation == "convention" and f.status == "differs")]
+
+
+def _after(era, current) -> bool:
+    eras = burn_import.eras()
+    return eras.index(era) > eras.index(current)
+
+
+def _condition_text(condition: str, node: ResizeNode) -> str:
+    a = node.attributes
+    texts = {
+        "model_opset": f"a model of opset {node.opset}",
+        "resize": "Resize at all",
+        "upsample": "Upsample (only Resize is imported)",
+        "resize_opset": f"Resize-{node.op_version}",
+        "antialias": f"antialias={a.get('antialias')}",
+        "axes": f"axes={a.get('axes')}",
+        "exclude_outside": f"exclude_outside={a.get('exclude_outside')}",
+        "extrapolation_value": f"extrapolation_value={a.get('extrapolation_value')}",
+        "keep_aspect_ratio_policy": f"keep_aspect_ratio_policy={a.get('keep_aspect_ratio_policy')}",
+        "roi": f"a roi input {node.roi}",
+        "mode_missing": "a node without a mode attribute",
+        "mode_unknown": f"mode={a.get('mode')!r}",
+        "no_scales_or_sizes": "a node with neither scales nor sizes",
+        "runtime_sizes": "sizes computed at run time",
+        "runtime_scales": "scales computed at run time",
+        "rank": f"a rank-{node.rank} input (only 3 and 4)",
+    }
+    return texts.get(condition, condition)
+
+
+def _burn_fixes(node, outcome, burn_equivalent, fixed_in, backend, training, version) -> list[Fix]:
+    fixes = []
+    if burn_equivalent is not None and (outcome.fails or outcome.mode != burn_equivalent.mode
+                                        or outcome.align_corners != burn_equivalent.options.get("align_corners")):
+        mode = burn_equivalent.mode
+        try:
+            setup = Setup.of(mode=mode, backend=backend.id, version=version,
+                             align_corners=burn_equivalent.options.get("align_corners"))
+            language, code = resize_code(setup, burn_equivalent.output_lengths())
+        except ValueError:
+            language, code = "rust", ""
+        caveat = ""
+        try:
+            problems = [f for f in check(mode=mode, backend=backend.id, training=training, version=version,
+                                         align_corners=burn_equivalent.options.get("align_corners"),
+                                         reference=None)
+                        if f.severity in ("error", "differs") and f.operation != "double_backward"]
+        except ValueError:
+            problems = []
+        problems.sort(key=lambda f: SEVERITY_ORDER[f.severity])
+        if problems:
+            caveat = f"; but on {backend.id} {version}: {problems[0].message}"
+        options = {k: v for k, v in burn_equivalent.options.items() if k != "backend"}
+        fixes.append(Fix(description=f"replace the generated call for this node by InterpolateMode::{mode}"
+                                     f"{_options_text(options)}: it computes this node's weights{caveat}",
+                         kind="mode", backend=backend.id, mode=mode, code=code, language=language))
+    if fixed_in is not None:
+        fixes.append(Fix(description=f"upgrade Burn to {fixed_in.versions} ({fixed_in.importer}): its import "
+                                     "computes this node as ONNX Runtime does", kind="version",
+                         backend=backend.id, mode=outcome.mode or "", code="", language="toml"))
+    if outcome.fails and outcome.condition in ("antialias", "exclude_outside", "axes", "keep_aspect_ratio_policy",
+                                               "extrapolation_value", "roi"):
+        fixes.append(Fix(description=f"export the model without {_condition_text(outcome.condition, node)} "
+                                     "(e.g. antialias=False in F.interpolate) and re-scan: the numbers change, "
+                                     "measure them with explorer.suggest_fixes", kind="export",
+                         backend=backend.id, mode=node.mode, code="", language="python"))
+    if outcome.fails and outcome.condition in ("model_opset", "resize_opset", "upsample"):
+        fixes.append(Fix(description="re-export the model at opset 16 or later (torch.onnx.export(..., "
+                                     "opset_version=18)) so the node is a Resize-13/18 node", kind="export",
+                         backend=backend.id, mode=node.mode, code="", language="python"))
+    return fixes
+
+
+# ------------------------------------------------------------------------------------------------ the scan
+def _setup_args(backend, training, version, device) -> dict:
+    kb = load()
+    b = kb.backend(backend)
+    if device is not None:
+        Setup.of(mode=next(iter(b.mode_table())), backend=b.id, device=device)  # validates the device
+    if version is not None:
+        Setup.of(mode=next(iter(b.mode_table())), backend=b.id, version=version)  # validates the version
+    return {"backend": b.id, "training": bool(training), "version": version, "device": device}
+
+
+def _scan_onnx_node(node: ResizeNode, backend, setup_args, path) -> ScannedNode:
+    scanned = ScannedNode(node=node.name, op_type=node.op_type, opset=node.opset, attributes=dict(node.attributes),
+                          input_shape=node.input_shape, output_shape=node.output_shape, source=node,
+                          location=node.graph)
+    try:
+        call = onnx_call(node)
+        call.plans()
+    except ValueError as exc:
+        known = node.static
+        scanned.findings.append(Finding(
+            severity="error" if known else "warning", backend=setup_args["backend"], operation="forward",
+            status="fails" if known else "unknown", mode=node.mode,
+            message=(f"ONNX Runtime rejects this node: {exc}" if known else f"not scanned: {exc}"),
+            error_text=str(exc) if known else None,
+            source="explorer.conventions.onnx (ONNX Runtime 1.32 attribute checks)", evidence="measured"))
+        return scanned
+    found = equivalents(call)
+    scanned.equivalents = [c.describe() for c in found]
+    n, m = _sizes(call)
+    if backend.library == "onnxruntime":
+        scanned.findings = _onnxruntime_findings(node, call, setup_args)
+    elif backend.library == "burn":
+        scanned.findings, scanned.burn_import = _burn_findings(node, call, found, backend, setup_args, path)
+    else:
+        scanned.findings = _preset_findings(backend, _family(call, found), found, n, m, setup_args,
+                                            call.scale_factor is not None, "onnxruntime")
+    scanned.findings.sort(key=lambda f: SEVERITY_ORDER[f.severity])
+    return scanned
+
+
+def _torch_reference(c: ResizeCall) -> NodeCall:
+    shape, axes, out, _ = problem(c.input_shape, c.output_shape, range(2, len(c.input_shape)))
+    options = {}
+    if c.mode in ("linear", "bilinear", "bicubic", "trilinear") or c.align_corners is not None:
+        options["align_corners"] = c.align_corners
+    if c.antialias:
+        options["antialias"] = True
+    if c.scale_factor is not None:
+        return NodeCall("torch", c.mode, options, shape, axes, scale_factor=c.scale_factor)
+    return NodeCall("torch", c.mode, options, shape, axes, size=out)
+
+
+def _scan_torch_call(c: ResizeCall, backend, setup_args, opset) -> ScannedNode:
+    scanned = ScannedNode(node=c.name, op_type=c.op, opset=opset, attributes=c.attributes,
+                          input_shape=c.input_shape, output_shape=c.output_shape, source=c,
+                          location=c.location or c.module)
+    call = _torch_reference(c)
+    found = equivalents(call)
+    scanned.equivalents = [e.describe() for e in found]
+    n, m = _sizes(call)
+    scanned.findings = _preset_findings(backend, _family(call, found), found, n, m, setup_args,
+                                        c.scale_factor is not None, "torch")
+    if opset is not None:
+        export = check(mode=c.mode, backend="torch", training=False, align_corners=c.align_corners,
+                       antialias=c.antialias, spatial_dims=len(n), export="onnx", opset=opset,
+                       scale_factor=c.scale_factor is not None, input_size=n, output_size=m)
+        scanned.findings.extend(f for f in export if f.operation == "export_onnx")
+    scanned.findings.sort(key=lambda f: SEVERITY_ORDER[f.severity])
+    return scanned
+
+
+def _is_torch_module(model) -> bool:
+    for cls in type(model).__mro__:
+        if cls.__module__.startswith("torch.nn") and cls.__name__ == "Module":
+            return True
+    return False
+
+
+def scan(model, example_inputs=None, backend=None, training=False, version=None, device=None,
+         opset=None) -> Scan:
+    """Every resize in ``model`` with its equivalents and the findings for ``backend``.
+
+    ``model`` is an ONNX model (a path, the file's bytes or an ``onnx.ModelProto``) or a ``torch.nn.Module``
+    (then ``example_inputs``, a tuple of tensors, is required).  For an ONNX model ``example_inputs`` fixes the
+    graph inputs' shapes (dict name -> shape or array, or a sequence in input order) when they are dynamic;
+    its opset is read from the file.  For a module, ``opset`` adds what ``torch.onnx.export`` at that opset
+    does.  ``backend``: any id of :func:`explorer.backends` (default ``onnxruntime`` for an ONNX model,
+    ``torch`` for a module); ``version``, ``device`` and ``training`` as in :func:`explorer.check`.
+    """
+    torch_module = _is_torch_module(model)
+    setup_args = _setup_args(backend or ("torch" if torch_module else "onnxruntime"), training, version, device)
+    b = load().backend(setup_args["backend"])
+    if torch_module:
+        if opset is not None and (isinstance(opset, bool) or not isinstance(opset, (int, np.integer)) or opset < 7):
+            raise ArgumentValueError(f"opset={opset!r} is not valid; give the ONNX opset you export with, e.g. 18")
+        calls = interpolate_calls(model, example_inputs)
+        nodes = [_scan_torch_call(c, b, setup_args, opset) for c in calls]
+        name = type(model).__name__
+    else:
+        if opset is not None:
+            raise ArgumentValueError("opset is read from the ONNX model; pass opset only when scanning a "
+                                     "torch.nn.Module")
+        if isinstance(model, (list, dict)) or model is None:
+            raise ArgumentTypeError(f"model must be an ONNX model (path, bytes or onnx.ModelProto) or a "
+                                    f"torch.nn.Module, got {type(model).__name__}")
+        path = str(model) if isinstance(model, (str,)) or hasattr(model, "__fspath__") else "model.onnx"
+        proto = load_model(model)
+        nodes = [_scan_onnx_node(node, b, setup_args, path) for node in resize_nodes(proto, example_inputs)]
+        name = path
+    version_text = version
+    if version is None:
+        known = load().versions(b.library)
+        version_text = Setup.of(mode=next(iter(b.mode_table())), backend=b.id).version if known else None
+    return Scan(nodes, b.id, version_text, bool(training), device, name)
+
+
+__all__ = ["scan", "Scan", "ScannedNode", "Measurement", "equivalents", "measure"]
