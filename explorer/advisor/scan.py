@@ -527,11 +527,12 @@ def _scan_torch_call(c: ResizeCall, backend, setup_args, opset) -> ScannedNode:
     n, m = _sizes(call)
     scanned.findings = _preset_findings(backend, _family(call, found), found, n, m, setup_args,
                                         c.scale_factor is not None, "torch")
-    if opset is not None:
-        export = check(mode=c.mode, backend="torch", training=False, align_corners=c.align_corners,
-                       antialias=c.antialias, spatial_dims=len(n), export="onnx", opset=opset,
-                       scale_factor=c.scale_factor is not None, input_size=n, output_size=m)
-        scanned.findings.extend(f for f in export if f.operation == "export_onnx")
+    if opset is not None:  # what each exporter of torch.onnx.export does with the call at that opset
+        for exporter in ("onnx-dynamo", "onnx-torchscript"):
+            export = check(mode=c.mode, backend="torch", training=False, align_corners=c.align_corners,
+                           antialias=c.antialias, spatial_dims=len(n), export=exporter, opset=opset,
+                           scale_factor=c.scale_factor is not None, input_size=n, output_size=m)
+            scanned.findings.extend(f for f in export if f.operation == "export_onnx")
     scanned.findings.sort(key=lambda f: SEVERITY_ORDER[f.severity])
     return scanned
 

@@ -1,0 +1,89 @@
+"""``python -m explorer scan``: the table, --json with the documented keys, exit status 0/1/2, no traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+onnx = pytest.importorskip("onnx")
+
+from explorer.__main__ import main  # noqa: E402
+from test_scan_onnx import resize_model  # noqa: E402
+
+KEYS = {"node", "op_type", "opset", "attributes", "input_shape", "output_shape", "equivalents", "findings"}
+
+
+@pytest.fixture
+def model_path(tmp_path):
+    path = tmp_path / "unet.onnx"
+    onnx.save(resize_model((1, 3, 16, 16), op_version=13, sizes=(1, 3, 32, 32), mode="linear", name="up1"), path)
+    return path
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_table_and_exit_status(capsys, model_path):
+    code, out, _ = run(capsys, "scan", model_path)
+    assert code == 0
+    assert "up1" in out and "1x3x16x16 -> 1x3x32x32" in out and "= torch bilinear" in out
+    code, out, _ = run(capsys, "scan", model_path, "--backend", "burn-tch", "--version", "0.20.1", "--train")
+    assert code == 0 and "InterpolateMode::Bilinear" in out and "differs" in out
+
+
+def test_json_keys(capsys, model_path):
+    code, out, _ = run(capsys, "scan", model_path, "--backend", "burn-wgpu", "--json")
+    data = json.loads(out)
+    assert code == 0 and len(data) == 1
+    assert KEYS <= set(data[0])
+    assert data[0]["attributes"]["mode"] == "linear" and data[0]["input_shape"] == [1, 3, 16, 16]
+    assert all(set(e) == {"library", "mode", "options"} for e in data[0]["equivalents"])
+    assert all({"severity", "message", "source"} <= set(f) for f in data[0]["findings"])
+    assert data[0]["burn_import"] and all("era" in e for e in data[0]["burn_import"])
+
+
+def test_error_finding_exits_1(capsys, tmp_path):
+    path = tmp_path / "aa.onnx"
+    onnx.save(resize_model((1, 1, 12, 12), op_version=18, sizes=(1, 1, 5, 5), mode="linear", antialias=1), path)
+    code, out, _ = run(capsys, "scan", path, "--backend", "burn-ndarray")
+    assert code == 1 and "antialias other than 0 is not supported" in out
+
+
+def test_input_shape_fixes_dynamic_axes(capsys, tmp_path):
+    from onnx import TensorProto, helper
+    x = helper.make_tensor_value_info("image", TensorProto.FLOAT, ["n", 3, "h", "w"])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    scales = helper.make_tensor("scales", TensorProto.FLOAT, [4], [1, 1, 2, 2])
+    node = helper.make_node("Resize", ["image", "", "scales"], ["y"], name="up", mode="nearest")
+    path = tmp_path / "dynamic.onnx"
+    onnx.save(helper.make_model(helper.make_graph([node], "g", [x], [y], initializer=[scales]),
+                                opset_imports=[helper.make_opsetid("", 13)]), path)
+    code, out, _ = run(capsys, "scan", path, "--json")
+    assert json.loads(out)[0]["equivalents"] == []
+    code, out, _ = run(capsys, "scan", path, "--input-shape", "image=1,3,5,7", "--json")
+    assert json.loads(out)[0]["output_shape"] == [1, 3, 10, 14]
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["scan", "{tmp}/missing.onnx"], "does not exist"),
+    (["scan", "{tmp}/notes.onnx"], "is not an ONNX model"),
+    (["scan", "{tmp}"], "is a directory"),
+    (["scan", "{model}", "--backend", "burn-tchh"], "did you mean 'burn-tch'"),
+    (["scan", "{model}", "--input-shape", "image"], "NAME=1,3,64,64"),
+])
+def test_usage_errors_exit_2_without_traceback(tmp_path, model_path, argv, message):
+    (tmp_path / "notes.onnx").write_text("these are notes, not a model\n")
+    argv = [a.format(tmp=tmp_path, model=model_path) for a in argv]
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    done = subprocess.run([sys.executable, "-m", "explorer", *argv], capture_output=True, text=True, env=env,
+                          timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert message in done.stderr and "Traceback" not in done.stderr
