@@ -108,6 +108,8 @@ def test_non_integer_scales_differ_even_with_align_corners_support():
     entry = by_era(node)["burn-onnx-main"]
     assert entry["measurement"]["output_shape_a"] == entry["measurement"]["output_shape_b"] == [8, 8]
     assert not entry["measurement"]["identical"]
+    [fix] = [f for f in node.findings[0].fixes if f.kind == "export"]
+    assert "size=(8, 8)" in fix.description and "identical" in fix.description
 
 
 def test_cubic_coefficient_is_ignored():

@@ -58,5 +58,6 @@ def backends() -> list[BackendInfo]:
 
 
 __all__ = ["backends", "check", "suggest_fixes", "compare_conventions", "diagnose", "smoke_matrix", "lint",
-           "scan", "Scan", "ScannedNode", "validate", "BackendInfo", "Finding", "Fix", "Suggestions", "ConventionTable", "Diagnosis",
+           "scan", "Scan", "ScannedNode", "validate", "BackendInfo", "Finding", "Fix", "Suggestions",
+           "ConventionTable", "Diagnosis",
            "SmokeCase", "LintIssue"]

@@ -280,7 +280,7 @@ def _preset_findings(backend, family: str, found: list[NodeCall], n, m, setup_ar
             out.append(Finding(
                 severity="differs", backend=backend.id, mode=family, operation="convention", status="differs",
                 message=(f"no {library} mode computes this node's weights for {_lengths_text(n, m)}; "
-                         f"the nearest {library} spelling of its family ({family}) computes other numbers"),
+                         f"{library}'s {family} mode computes other numbers"),
                 source="explorer.presets() compared with the node's weights (explorer.advisor.node_calls)",
                 evidence="measured"))
     found_here = check(mode=mode, backend=backend.id, training=setup_args["training"],
@@ -361,7 +361,8 @@ def _burn_findings(node: ResizeNode, call: NodeCall, found, backend, setup_args,
         ", align_corners grid (Burn has no option)" if outcome.align_corners is None
         else f".with_align_corners({str(outcome.align_corners).lower()})")
     head = f"{where} imports this node as InterpolateMode::{outcome.mode}{ac}"
-    ignored = f"; it ignores {', '.join(outcome.ignored)}" if outcome.ignored else ""
+    ignored = ("; it ignores " + ", ".join(f"{a}={node.attributes.get(a)}" for a in outcome.ignored)
+               if outcome.ignored else "")
     if result is None:
         findings.append(Finding(
             severity="warning", backend=backend.id, operation="convention", status="unknown",
@@ -373,6 +374,8 @@ def _burn_findings(node: ResizeNode, call: NodeCall, found, backend, setup_args,
             message=f"{head}{ignored}: same numbers as ONNX Runtime on {_lengths_text(*_sizes(call))} ({result}).",
             source=era.source, evidence="source"))
     else:
+        if call.scale_factor is not None:
+            fixes.extend(_size_instead_of_scale(call, burn, backend))
         findings.append(Finding(
             severity="differs", backend=backend.id, operation="convention", status="differs",
             message=f"{head}{ignored}: it computes other numbers than ONNX Runtime on "
@@ -391,6 +394,21 @@ def _measured_away(findings: list[Finding]) -> list[Finding]:
     """The findings left once the node's numbers are measured: conventions that differ from another library
     are what the measurement and the equivalents already answer, for this node's sizes."""
     return [f for f in findings if not (f.operation == "convention" and f.status == "differs")]
+
+
+def _size_instead_of_scale(call: NodeCall, burn: NodeCall, backend) -> list[Fix]:
+    """The generated code steps by n/m: when the node with sizes instead of scales is what Burn computes,
+    exporting the resize with an explicit size is the fix (measured)."""
+    sized = NodeCall(call.library, call.mode, call.options, call.shape, call.axes, size=call.output_lengths())
+    result = measure(sized, burn, "the node with sizes against the Burn import")
+    if result is None or not result.identical:
+        return []
+    size = ", ".join(str(m) for m in call.output_lengths())
+    return [Fix(description=f"resize by an explicit size in the model (F.interpolate(x, size=({size}), ...)) "
+                            "and re-export: ONNX Runtime, PyTorch and the Burn import then all step by n/m "
+                            f"({result}); the numbers change from the scale-factor version",
+                kind="export", backend=backend.id, mode=call.mode, code=f"F.interpolate(x, size=({size}), ...)",
+                language="python")]
 
 
 def _after(era, current) -> bool:
