@@ -26,7 +26,7 @@ interpolate call of a PyTorch module (:mod:`explorer.advisor.torch_resize`):
 >>> [(e["library"], e["mode"]) for e in result[0].equivalents if e["library"] in ("torch", "burn")]
 [('torch', 'nearest-exact'), ('burn', 'NearestExact')]
 >>> print(result[0].findings[0].message)  # doctest: +ELLIPSIS
-Burn 0.22.0-pre.2 imports this node as InterpolateMode::Nearest; it ignores nearest_mode: it computes other ...
+Burn 0.22.0-pre.2 imports this node as InterpolateMode::Nearest; it ignores nearest_mode=round_prefer_ceil: it computes other ...
 """
 
 from __future__ import annotations
