@@ -215,7 +215,10 @@ class BackendsTab(Tab):
         self.findings.add_class("explorer-findings")
         self.code = W.Textarea(layout=W.Layout(width="900px", height="140px"), description="fix code")
         self.code.add_class("explorer-fix-code")
-        return [self.findings, self.code]
+        from .model_panel import ModelPanel
+
+        self.model = ModelPanel(lambda: self.app.state)
+        return [self.findings, self.code, self.model.widget]
 
     def compute(self):
         from ..views.backends import compute_backends
@@ -242,6 +245,11 @@ class BackendsTab(Tab):
             parts.append(f"<p>fixes could not be measured: {html.escape(str(data.error))}</p>")
         self.findings.value = "".join(parts)
         self.code.value = fix_code(data)
+        try:
+            self.model.refresh()  # the uploaded model, for this backend, version, device and training
+        except (ValueError, TypeError) as exc:
+            self.model.error = str(exc)
+            self.model.render()
 
     def problems(self, data):
         return [f"fixes could not be measured: {data.error}"] if data.error is not None else []
