@@ -248,9 +248,9 @@ def _sizes(call: NodeCall):
     return call.input_lengths, out
 
 
-def _onnxruntime_findings(node: ResizeNode, call: NodeCall, setup_args: dict) -> list[Finding]:
-    """ONNX Runtime runs the node as it is written: its failures and caveats (not how other libraries differ:
-    the equivalents say that for the node's own sizes)."""
+def _onnx_native_findings(node: ResizeNode, call: NodeCall, setup_args: dict) -> list[Finding]:
+    """A backend that runs the node as it is written (ONNX Runtime, TensorRT): its failures and caveats (not how
+    other libraries differ: the equivalents say that for the node's own sizes)."""
     n, m = _sizes(call)
     mode = call.mode
     align_corners = True if call.options.get("coordinate_transformation_mode") == "align_corners" else None
@@ -512,8 +512,8 @@ def _scan_onnx_node(node: ResizeNode, backend, setup_args, path) -> ScannedNode:
     found = equivalents(call)
     scanned.equivalents = [c.describe() for c in found]
     n, m = _sizes(call)
-    if backend.library == "onnxruntime":
-        scanned.findings = _onnxruntime_findings(node, call, setup_args)
+    if backend.code == "onnx":  # ONNX Runtime, TensorRT: they run the node as it is written
+        scanned.findings = _onnx_native_findings(node, call, setup_args)
     elif backend.library == "burn":
         scanned.findings, scanned.burn_import = _burn_findings(node, call, found, backend, setup_args, path)
     else:
