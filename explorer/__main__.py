@@ -86,8 +86,10 @@ class CheckCommand(Command):
         parser.add_argument("--spatial-dims", type=int, default=2)
         parser.add_argument("--dtype", default="float32")
         parser.add_argument("--deterministic", action="store_true")
-        parser.add_argument("--export", choices=["onnx", "onnx-dynamo", "onnx-torchscript", "coreml"])
+        parser.add_argument("--export", choices=["onnx", "onnx-dynamo", "onnx-torchscript", "coreml", "tflite"],
+                            help="onnx = the release's default exporter")
         parser.add_argument("--opset", type=int)
+        parser.add_argument("--converter-version", help="onnxscript (dynamo export) or coremltools release")
         parser.add_argument("--scale-factor", action="store_true", help="the call passes a scale factor")
         parser.add_argument("--input-size", type=int, nargs="+", metavar="N")
         parser.add_argument("--output-size", type=int, nargs="+", metavar="M")
@@ -102,7 +104,8 @@ class CheckCommand(Command):
                          spatial_dims=args.spatial_dims, dtype=args.dtype, deterministic=args.deterministic,
                          export=args.export, opset=args.opset, scale_factor=args.scale_factor or None,
                          input_size=args.input_size, output_size=args.output_size,
-                         reference=None if args.reference.lower() == "none" else args.reference)
+                         reference=None if args.reference.lower() == "none" else args.reference,
+                         converter_version=args.converter_version)
         shown = [f for f in findings if SEVERITY_ORDER[f.severity] <= SEVERITY_ORDER[args.min_severity]]
         if args.json:
             print(_dump([f.to_dict() for f in shown]))
@@ -111,6 +114,8 @@ class CheckCommand(Command):
             print(f"{args.backend} mode={args.mode} ({what}): {len(findings)} finding(s)")
             for f in shown:
                 print(f"- {f}")
+                if f.versions:
+                    print(f"    releases: {f.versions}")
                 print(f"    source: {f.source}")
                 for fix in f.fixes:
                     print(f"    fix: {fix}")
@@ -135,7 +140,9 @@ class DiagnoseCommand(Command):
         else:
             print(result.message)
             for f in result.findings:
-                print(f"- [{f.backend}] {f}")
+                print(f"- [{f.record_id}: {f.backend}, mode {f.mode}, {f.operation}] {f}")
+                if f.versions:
+                    print(f"    releases: {f.versions}")
                 print(f"    source: {f.source}")
                 for fix in f.fixes:
                     print(f"    fix: {fix}")

@@ -43,3 +43,9 @@ FOLD_BYTES = 2**20
 #: Most bytes of one float32 plane a scan resizes to measure what an importer computes against ONNX Runtime
 #: (the input and output planes of one node, batch and channels set to 1).
 MEASURE_BYTES = 64 * 2**20
+
+# ------------------------------------------------------------------------------------------------ the advisor
+#: Longest error text diagnose reads, in characters (a pasted log larger than this is refused, not truncated).
+DIAGNOSE_MAX_CHARS = 64 * 2**20
+#: diagnose reads a text in chunks of this many characters, so its word lists stay small whatever the text.
+DIAGNOSE_CHUNK_CHARS = 2**20

@@ -43,7 +43,7 @@ def test_diagnose(capsys):
     code, out, _ = run(capsys, "diagnose", PANIC)
     assert code == 0 and "burn-tch" in out
     code, out, _ = run(capsys, "diagnose", "my", "cat", "walked", "on", "the", "keyboard")
-    assert code == 1 and "No known" in out
+    assert code == 1 and "Not a known resize error" in out
 
 
 def test_lint_reports_file_and_line(capsys, tmp_path):

@@ -21,15 +21,21 @@ from .compare import ConventionTable, compare_conventions
 from .diagnose import Diagnosis, diagnose
 from .findings import Finding, Fix, check
 from .fixes import Suggestions, suggest_fixes
-from .knowledge import load, validate
+from .knowledge import load
+from .knowledge_checks import validate
 from .lint import LintIssue, lint
 from .scan import Scan, ScannedNode, scan
 from .smoke import SmokeCase, smoke_matrix
+from .versions import scope_text
 
 
 @dataclass(frozen=True)
 class BackendInfo:
-    """A backend id, its library, devices, known versions, aliases and native mode names."""
+    """A backend id, its library, devices, the releases where its answers change, opsets, aliases, modes.
+
+    ``versions`` come from the records' ranges: each is the first release of an era in which every answer
+    stays the same (``eras`` gives each one's last release too); ``opsets`` likewise for ONNX opsets.
+    """
 
     id: str
     library: str
@@ -39,21 +45,37 @@ class BackendInfo:
     aliases: tuple
     modes: tuple
     available: str
+    scope: str = "*"
+    newest: str = ""
+    opsets: tuple = ()
 
     def __str__(self):
-        versions = ", ".join(self.versions) if self.versions else "no version-specific facts"
-        return (f"{self.id:<17} {self.description}; devices {'/'.join(self.devices)}; versions: {versions}; "
+        opsets = f"; opsets {', '.join(map(str, self.opsets))}" if self.opsets else ""
+        return (f"{self.id:<17} {self.description}; devices {'/'.join(self.devices)}; "
+                f"{self.library} {', '.join(self.versions)} (checked {self.scope}){opsets}; "
                 f"modes: {', '.join(self.modes)}")
+
+    @property
+    def eras(self) -> list[tuple[str, str | None]]:
+        """(first release, next era's first release or None) for each version choice."""
+        return list(zip(self.versions, list(self.versions[1:]) + [None]))
 
 
 def backends() -> list[BackendInfo]:
-    """Every backend id the advisor knows, with its devices and known versions."""
+    """Every backend id the advisor knows, with its devices, version and opset choices.
+
+    >>> torch = next(b for b in backends() if b.id == "torch")
+    >>> torch.versions[:3], torch.newest, torch.opsets[:3]
+    (('2.0', '2.1', '2.2'), '2.13.0', (7, 9, 10))
+    """
     kb = load()
     out = []
     for b in kb.backends.values():
+        lib = kb.libraries[b.library]
         versions = tuple(v for v in kb.versions(b.library) if b.available.contains(v))
         out.append(BackendInfo(b.id, b.library, b.description, b.devices, versions, b.aliases,
-                               tuple(b.mode_table()), str(b.available)))
+                               tuple(b.mode_table()), str(b.available), scope=scope_text(lib.scope),
+                               newest=lib.newest, opsets=tuple(kb.opsets(b.id))))
     return out
 
 

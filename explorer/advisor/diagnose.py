@@ -1,4 +1,12 @@
-"""``diagnose``: a pasted error message or panic, matched to its finding, explanation and fixes.
+"""``diagnose``: a pasted error message, panic or whole traceback, matched to the record that explains it.
+
+It reads the text like an engineer (:mod:`.clues`: the operations named, library, device, mode, opset,
+dtype, direction, releases), then compares it with every exact text the knowledge base holds, each wording
+with the releases that print it.  Words shared by many known texts (the boilerplate of every MPS or
+determinism message) weigh little, words only one text has weigh most; a record whose text names a resize
+operation matches only a text that names the same operation, and the clues settle ties (the device, the
+mode, forward or backward, the release).  Paths, hashes and line numbers are ignored, and a text about
+another operator (grid_sampler, index.Tensor) is honestly "not a known resize error".
 
 >>> d = diagnose("thread 'main' panicked at crates/burn-tch/src/ops/module.rs:458:17:\\n"
 ...              "nearest exact interpolation backward is not supported by PyTorch/tch backend")
@@ -10,145 +18,380 @@ False
 
 from __future__ import annotations
 
-import difflib
+import functools
+import math
 import re
 from dataclasses import dataclass, field
 
+from .. import limits
 from ..errors import ArgumentTypeError, ArgumentValueError
-from .findings import Finding, make_fix
+from .clues import Clues, read_clues, read_operators, tokens
+from .findings import Finding, make_fix, versions_text
 from .knowledge import Record, load
 from .target import Setup
+from .versions import VersionRange, describe_range
+
+#: a known text is matched when the pasted text holds this share of its weight ...
+COVERED = 0.7
+#: ... or when the pasted text is a fragment of it holding this share of the pasted text's known words
+FRAGMENT = 0.85
+#: and the words in common weigh at least this much (about two words no other text has)
+MIN_WEIGHT = 9.0
+#: words any error may say: a known text made of these alone ("division by zero") matches only when the text
+#: also names the record's library
+COMMON_WORDS = frozenset("""a an and are as at be but by can cannot could did does error expected failed false for
+from got has have if in input is it must no not of on one only or output should support supported supports that the
+this to true type use value was when with zero division index out bounds invalid argument unexpected keyword
+attribute object none int float list tuple size sizes shape dimension dimensions greater than mode modes
+implemented""".split())#: answers within this share of the best score are given too
+TIES = 0.9
 
 
 @dataclass
 class Diagnosis:
-    """The findings whose exact error text matches, or the closest ones with ``matched=False``."""
+    """The findings that explain a pasted text (``matched``), or the nearest ones with ``matched=False``."""
 
     text: str
     matched: bool
     findings: list = field(default_factory=list)
     message: str = ""
+    clues: Clues | None = None
 
     def __str__(self):
         lines = [self.message]
         for f in self.findings:
-            lines.append(f"[{f.backend} {f.mode or ''}] {f}")
+            lines.append(f"[{f.backend} {f.mode or ''} {f.operation or ''}] {f}")
+            if f.versions:
+                lines.append(f"    releases: {f.versions}")
             lines.extend(f"    fix: {fix}" for fix in f.fixes)
         return "\n".join(lines)
 
     def to_dict(self):
-        return {"text": self.text, "matched": self.matched, "message": self.message,
+        return {"matched": self.matched, "message": self.message,
+                "clues": self.clues.to_dict() if self.clues else {},
                 "findings": [f.to_dict() for f in self.findings]}
 
 
-def _clean(text: str) -> str:
-    return " ".join(text.split())
+# ----------------------------------------------------------------------------------------------- the known texts
+@dataclass(frozen=True)
+class KnownText:
+    """One exact text of a record, with the releases that print it and its words."""
+
+    record: Record
+    text: str
+    versions: VersionRange
+    wording: bool
+    words: frozenset
+    ops: frozenset
+    any_op: bool
 
 
-def _record_setup(record: Record) -> Setup:
+@dataclass(frozen=True)
+class TextIndex:
+    known: tuple
+    weight: dict           # word -> weight (rarer across known texts = heavier)
+    containing: dict       # word -> indices of the known texts that contain it
+    totals: tuple          # total weight of each known text
+
+
+def _template(text: str) -> tuple[frozenset, frozenset, bool]:
+    """The words and operations of a known text without its ``{placeholders}``, and whether one of them is an
+    operator."""
+    plain = re.sub(r"\{[^{}]*\}|…", " ", text)
+    words = frozenset(tokens(plain))
+    return words, frozenset(read_operators(plain.lower(), words)[0]), "{op}" in text
+
+
+@functools.lru_cache(maxsize=1)
+def text_index() -> TextIndex:
+    """Every exact text of the knowledge base, indexed by word (built once)."""
+    known = []
+    for record in load().records:
+        if record.shared_text:
+            continue  # its text is printed for any operation: it does not point to a resize
+        wording_texts = {w.text: w.versions for w in record.wordings}
+        for text in record.texts:
+            words, ops, any_op = _template(text)
+            known.append(KnownText(record, text, wording_texts.get(text, record.versions), text in wording_texts,
+                                   words, ops, any_op))
+    df: dict = {}
+    for k in known:
+        for w in k.words:
+            df[w] = df.get(w, 0) + 1
+    n = len(known)
+    weight = {w: math.log((n + 1) / c) for w, c in df.items()}
+    containing: dict = {}
+    for i, k in enumerate(known):
+        for w in k.words:
+            containing.setdefault(w, []).append(i)
+    totals = tuple(sum(weight[w] for w in k.words) for k in known)
+    return TextIndex(tuple(known), weight, containing, totals)
+
+
+# ----------------------------------------------------------------------------------------------- matching
+@dataclass
+class _Candidate:
+    known: KnownText
+    score: float
+    coverage: float
+
+
+def _families(record: Record) -> set[str]:
     kb = load()
-    backend = kb.backend(record.backends[0])
-    mode = record.modes[0] if record.modes[0] != "*" else next(iter(backend.mode_table()))
+    out = set()
+    for bid in record.backends:
+        table = kb.backends[bid].mode_table()
+        out.update(table.values() if "*" in record.modes else (table[m] for m in record.modes if m in table))
+    return out
+
+
+def _record_libraries(record: Record) -> set[str]:
+    kb = load()
+    return {record.library} | {kb.backends[b].library for b in record.backends}
+
+
+def _ops_meet(known: frozenset, pasted: set) -> bool:
+    """An operation of the known text is named in the pasted one ("aa": any antialiased kernel)."""
+    for a in known:
+        for b in pasted:
+            if a == b or (a == "aa" and b.endswith("_aa")) or (b == "aa" and a.endswith("_aa")):
+                return True
+    return False
+
+
+def _op_gate(k: KnownText, clues: Clues) -> float | None:
+    """None when the operations rule the text out; else a factor for the score.
+
+    A known text that names an operation matches only a text that names the same one; a text about another
+    operator (and no resize) matches nothing.
+    """
+    pasted = set(clues.ops)
+    if k.ops:
+        return 1.5 if _ops_meet(k.ops, pasted) else None
+    if k.any_op and not pasted:
+        return None
+    if not pasted and clues.foreign_ops:
+        return None
+    return 1.0
+
+
+def _named_mode_fits(record: Record, clues: Clues) -> bool | None:
+    """Whether the mode the library quoted back is the record's (None: no quoted mode, or a record of every mode)."""
+    if not clues.named_modes or "*" in record.modes:
+        return None
+    spelled = {m.lower().replace("_", "-") for m in record.modes}
+    return bool(spelled & set(clues.named_modes))
+
+
+def _clue_factor(k: KnownText, clues: Clues) -> float | None:
+    """How well the clues agree with the record (None: they contradict it)."""
+    record = k.record
+    factor = 1.0
+    families = _families(record)
+    if clues.op_modes and "*" not in record.modes and not (families & clues.op_modes):
+        return None
+    named = _named_mode_fits(record, clues)
+    if named is False:
+        return None
+    if named:
+        factor *= 1.3
+    if clues.modes and "*" not in record.modes:
+        factor *= 1.1 if families & clues.modes else 0.9
+    specific = {d for d in clues.devices if d != "cpu"}
+    if "*" not in record.devices and specific:
+        factor *= 1.2 if specific & set(record.devices) else 0.6
+    libraries = _record_libraries(record)
+    if clues.libraries:
+        factor *= 1.2 if clues.libraries & libraries else 0.7
+    operation = {"convention": "forward"}.get(record.operation, record.operation)
+    if clues.direction != operation:
+        factor *= 0.85
+    version = _version_hint(record, clues)
+    if version is not None:
+        factor *= 1.1 if k.versions.contains(version) else 0.8
+    if clues.opsets and "opset" in record.when:
+        factor *= 1.1 if VersionRange(str(record.when["opset"])).contains(str(clues.opsets[0])) else 0.7
+    if clues.antialias is not None and "antialias" in record.when:
+        factor *= 1.1 if bool(record.when["antialias"]) == clues.antialias else 0.85
+    if clues.dtypes and "dtype" in record.when:
+        factor *= 1.1 if clues.dtypes & set(record.when["dtype"]) else 0.8
+    return factor
+
+
+def _version_hint(record: Record, clues: Clues) -> str | None:
+    """The release of the record's library the text reveals (a version string, or a torch git hash)."""
+    if record.library in clues.versions:
+        return clues.versions[record.library]
+    if record.library == "torch" and clues.commits:
+        commits = load().libraries["torch"].release_commits
+        for release, commit in commits.items():
+            if any(c.startswith(commit) or commit.startswith(c) for c in clues.commits):
+                return release
+    return None
+
+
+def _candidates(words: set, clues: Clues) -> list[_Candidate]:
+    index = text_index()
+    known_words = words & index.weight.keys()
+    matched: dict = {}
+    for w in known_words:
+        for i in index.containing[w]:
+            matched[i] = matched.get(i, 0.0) + index.weight[w]
+    pasted = sum(index.weight[w] for w in known_words) or 1.0
+    out = []
+    for i, weight in matched.items():
+        k, total = index.known[i], index.totals[i]
+        coverage = weight / total if total else 0.0
+        fragment = weight / pasted
+        if weight < min(MIN_WEIGHT, 0.9 * total) or (coverage < COVERED and fragment < FRAGMENT):
+            continue
+        if k.words <= COMMON_WORDS and not (clues.libraries & _record_libraries(k.record)):
+            continue
+        gate = _op_gate(k, clues)
+        if gate is None:
+            continue
+        factor = _clue_factor(k, clues)
+        if factor is None:
+            continue
+        if k.record.status != "fails" or (k.record.error_type or "").endswith(("Warning", "warning", "log")):
+            factor *= 0.7  # an error explains a failing run better than a warning printed on the way
+        out.append(_Candidate(k, max(coverage, fragment) * gate * factor * math.log1p(weight), coverage))
+    return _by_record(out)
+
+
+def _by_record(candidates: list[_Candidate]) -> list[_Candidate]:
+    """One candidate per record, its best text; a record several of whose texts the paste holds ranks higher."""
+    best: dict = {}
+    count: dict = {}
+    for c in candidates:
+        rid = c.known.record.id
+        count[rid] = count.get(rid, 0) + 1
+        if rid not in best or c.score > best[rid].score:
+            best[rid] = c
+    out = [_Candidate(c.known, c.score * (1 + 0.1 * (count[rid] - 1)), c.coverage) for rid, c in best.items()]
+    out.sort(key=lambda c: -c.score)
+    return out
+
+
+# ----------------------------------------------------------------------------------------------- answers
+def _backend(record: Record, clues: Clues) -> str:
+    """The record's backend the text points to (keras-tensorflow for a Keras traceback, burn-tch for tch ...)."""
+    kb = load()
+    best, best_hits = record.backends[0], 0
+    for bid in record.backends:
+        b = kb.backends[bid]
+        names = set(re.split(r"[-_]", bid)) | {a for alias in b.aliases for a in re.split(r"[-_]", alias)}
+        hits = len(names & clues.words) + (b.library in clues.libraries)
+        if hits > best_hits:
+            best, best_hits = bid, hits
+    return best
+
+
+def _mode(record: Record, backend_id: str, clues: Clues) -> str:
+    table = load().backends[backend_id].mode_table()
+    modes = list(table) if "*" in record.modes else [m for m in record.modes if m in table]
+    for m in modes:
+        if table[m] in (clues.op_modes or clues.modes) and m.lower() in clues.words | {m.lower()}:
+            return m
+    for m in modes:
+        if table[m] in (clues.op_modes or clues.modes):
+            return m
+    return modes[0] if "*" not in record.modes else "*"
+
+
+def _setup(record: Record, backend_id: str, mode: str, clues: Clues, version: str | None) -> Setup:
+    kb = load()
+    backend = kb.backends[backend_id]
+    lib = kb.libraries[backend.library]
+    if version is None or backend.library != record.library:
+        in_range = [v for v in kb.versions(backend.library) if record.versions.contains(v)]
+        version = lib.newest if record.versions.contains(lib.newest) or not in_range else in_range[-1]
+        if backend.library == record.library and not record.versions.contains(version):
+            version = lib.oldest
     when = record.when
     ac = when.get("align_corners")
     ac = ac[0] if isinstance(ac, list) else ac
-    versions = [v for v in kb.versions(backend.library) if record.versions.contains(v)]
     exporter = when.get("exporter", [None])[0]
-    export = {"export_coreml": "coreml"}.get(record.operation) or (f"onnx-{exporter}" if exporter else
-                                                                  ("onnx" if record.operation == "export_onnx" else None))
-    dims = when.get("spatial_dims", [2])[0]
-    return Setup.of(mode=mode, backend=backend.id, version=versions[-1] if versions else None,
-                    device=None if record.devices[0] == "*" else record.devices[0],
+    export = {"export_coreml": "coreml", "export_tflite": "tflite"}.get(record.operation) or (
+        f"onnx-{exporter or 'dynamo'}" if record.operation == "export_onnx" else None)
+    device = next((d for d in clues.devices if d in backend.devices and (d in record.devices or "*" in record.devices)),
+                  None if record.devices[0] == "*" else record.devices[0])
+    if mode == "*":
+        mode = next(iter(backend.mode_table()))
+    return Setup.of(mode=mode, backend=backend.id, version=version, device=device,
                     align_corners=None if ac in (None, "unset") else ac, antialias=bool(when.get("antialias", False)),
-                    spatial_dims=dims, dtype=when.get("dtype", ["float32"])[0],
-                    deterministic=bool(when.get("deterministic", False)), export=export, reference=None)
+                    spatial_dims=when.get("spatial_dims", [2])[0], dtype=when.get("dtype", ["float32"])[0],
+                    deterministic=bool(when.get("deterministic", False)), export=export,
+                    opset=clues.opsets[0] if clues.opsets and export and export.startswith("onnx") else None,
+                    reference=None)
 
 
-def _finding(record: Record) -> Finding:
-    setup = _record_setup(record)
+def _finding(candidate: _Candidate, clues: Clues) -> Finding:
+    k, record = candidate.known, candidate.known.record
+    backend_id = _backend(record, clues)
+    mode = _mode(record, backend_id, clues)
+    version = _version_hint(record, clues)
+    setup = _setup(record, backend_id, mode, clues, version if version and k.versions.contains(version) else None)
     fixes = [f for f in (make_fix(fid, setup) for fid in record.fixes) if f is not None]
+    releases = versions_text(record)
+    if k.wording or k.versions != record.versions:
+        releases = f"this wording: {describe_range(record.library, k.versions)}; the failure: {releases}"
     return Finding(severity=record.default_severity, message=record.message, source=record.source,
-                   error_text=record.error_text, error_type=record.error_type, fixes=fixes, record_id=record.id,
-                   backend=", ".join(record.backends), mode=", ".join(record.modes), operation=record.operation,
-                   status=record.status, evidence=record.evidence)
+                   error_text=k.text, error_type=record.error_type, fixes=fixes, record_id=record.id,
+                   backend=backend_id, mode=mode, operation=record.operation, status=record.status,
+                   evidence=record.evidence, versions=releases)
 
 
-_WILD = "\0"
+def _summary(findings: list[Finding], clues: Clues, candidates: list[_Candidate]) -> str:
+    first, k = findings[0], candidates[0].known
+    text = (f"Known resize error: {first.record_id} on {first.backend} (mode {first.mode}, {first.operation}). "
+            f"{first.message}")
+    version = _version_hint(k.record, clues)
+    if version is not None:
+        where = "prints" if k.versions.contains(version) else "does not print"
+        text += f" The text names {k.record.library} {version}, which {where} this wording."
+    elif k.wording:
+        text += f" This wording is printed by {describe_range(k.record.library, k.versions)}."
+    if len(findings) > 1:
+        text += f" {len(findings) - 1} other record(s) fit as well: see below."
+    return text
 
 
-def _tokens(text: str, placeholders: bool = False) -> list[str]:
-    if placeholders:
-        text = re.sub(r"\{\w+\}|…", f" {_WILD} ", text)
-        return re.findall(r"[a-z0-9_]+|\0", text.lower())
-    return re.findall(r"[a-z0-9_]+", text.lower())
-
-
-def _longest_run(pasted: list[str], known: list[str]) -> int:
-    """Tokens in the longest contiguous run common to both (a placeholder token matches any one token)."""
-    best = 0
-    previous = [0] * (len(known) + 1)
-    for a in pasted:
-        current = [0] * (len(known) + 1)
-        for j, b in enumerate(known, 1):
-            if a == b or b == _WILD:
-                current[j] = previous[j - 1] + 1
-                best = max(best, current[j])
-        previous = current
-    return best
-
-
-def _score(pasted: list[str], record: Record) -> int:
-    """How much of the pasted text one of the record's texts explains (0: it does not match)."""
-    kb = load()
-    best = 0
-    for known in record.texts:
-        tokens = _tokens(known, placeholders=True)
-        run = _longest_run(pasted, tokens)
-        if run < min(6, len(tokens)):
-            continue
-        if run < 0.5 * len(tokens) and run < 0.8 * len(pasted):
-            continue
-        if "{mode}" in known and "*" not in record.modes:
-            spelled = {m.lower() for m in record.modes} | {
-                kb.backends[b].native_mode(m).lower() for b in record.backends for m in record.modes}
-            if not spelled & set(pasted):
-                continue
-        best = max(best, run)
-    return best
+def _read_summary(clues: Clues) -> str:
+    parts = []
+    if clues.foreign_ops:
+        parts.append(f"it is about {', '.join(clues.foreign_ops[:3])}, which is not a resize")
+    for label, values in (("operations", clues.ops), ("libraries", sorted(clues.libraries)),
+                          ("devices", sorted(clues.devices)), ("modes", sorted(clues.modes))):
+        if values:
+            parts.append(f"{label}: {', '.join(values)}")
+    return "; ".join(parts)
 
 
 def diagnose(text: str) -> Diagnosis:
-    """Match ``text`` (a whole traceback or panic, or a fragment of it) to the catalogue of exact texts.
+    """Match ``text`` (a whole traceback or panic, its message line, or a fragment) to the knowledge base.
 
-    Matching is by the longest run of words shared with a known text (placeholders such as the mode or dtype
-    match any word), so a message with or without its exception class, quotes or file prefix is found.
+    Each answer names the record, the backend, mode and operation, the cause (the finding's message), the
+    releases that print the wording, and the fixes.  A text no record explains gets ``matched=False`` and a
+    message saying so, with what was read from it.
     """
     if not isinstance(text, str):
         raise ArgumentTypeError(f"text must be the error message as a string, got {type(text).__name__}")
     if not text.strip():
         raise ArgumentValueError("text is empty: paste the error message or panic you saw")
-    kb = load()
-    pasted = _tokens(text)
-    scored = [(score, record) for record in kb.records if (score := _score(pasted, record))]
-    if scored:
-        top = max(score for score, _ in scored)
-        hits = [record for score, record in scored if score == top]
-        findings = [_finding(r) for r in hits]
-        where = sorted({b for r in hits for b in r.backends})
-        return Diagnosis(text, True, findings,
-                         f"Known {'error' if len(hits) == 1 else 'errors'} on {', '.join(where)}: "
-                         f"{len(hits)} matching finding{'s' if len(hits) > 1 else ''}.")
-    close = []
-    cleaned = _clean(text).lower()[:400]
-    ratios = sorted(((difflib.SequenceMatcher(None, cleaned, _clean(t).lower()[:400]).ratio(), r)
-                     for r in kb.records for t in r.texts), key=lambda t: -t[0])
-    for ratio, record in ratios:
-        if ratio >= 0.5 and record not in close:
-            close.append(record)
-        if len(close) == 3:
-            break
-    message = ("No known resize error matches this text. Try `python -m explorer check --backend <id> --mode "
-               "<mode> --train` for your configuration, or paste the first line of the error.")
-    if close:
-        message += " The closest known messages follow."
-    return Diagnosis(text, False, [_finding(r) for r in close], message)
+    if len(text) > limits.DIAGNOSE_MAX_CHARS:
+        raise ArgumentValueError(f"text has {len(text):,} characters, more than the {limits.DIAGNOSE_MAX_CHARS:,} "
+                                 "diagnose reads: paste the traceback, not the whole log")
+    clues = read_clues(text)
+    candidates = _candidates(set(clues.words), clues)
+    if candidates:
+        best = candidates[0].score
+        chosen = [c for c in candidates if c.score >= TIES * best][:3]
+        findings = [_finding(c, clues) for c in chosen]
+        return Diagnosis(text, True, findings, _summary(findings, clues, chosen), clues)
+    read = _read_summary(clues)
+    message = ("Not a known resize error: no record of the knowledge base explains this text"
+               + (f" ({read})." if read else ".")
+               + " If it comes from a resize, run `python -m explorer check --backend <id> --mode <mode>` for "
+                 "your configuration.")
+    return Diagnosis(text, False, [], message, clues)

@@ -17,9 +17,15 @@ from ..errors import ArgumentValueError
 from .knowledge import ModeUnavailable, Record, load
 from .snippets import CARGO_FEATURE, burn_backend_code, resize_code
 from .target import Setup
-from .versions import VersionRange, parse_version
+from .versions import VersionRange, describe_range, parse_version, scope_text
 
 SEVERITY_ORDER = {"error": 0, "differs": 1, "warning": 2, "info": 3}
+# When a finding is demoted.  A record's severity (knowledge.DEFAULT_SEVERITY) is for a user it certainly
+# applies to.  When it applies only under a condition the user did not state - a device (no device given), a
+# size ratio (no sizes given), the release of another library or converter (keras on TensorFlow X, onnxscript
+# Y) - it may not be their case: an error or a difference becomes a warning that names the condition, so an
+# unspecified question is never answered with a certain failure.  Second-order gradients are info unless asked
+# for, since most training never takes them.
 _DEMOTE = {"error": "warning", "differs": "warning", "warning": "warning", "info": "info"}
 _RANK_MODE = {1: "linear", 2: "bilinear", 3: "trilinear"}
 
@@ -89,6 +95,7 @@ class Finding:
     operation: str | None = None
     status: str | None = None
     evidence: str | None = None
+    versions: str | None = None       # the releases (and opsets, converter releases) the finding holds for
 
     def __str__(self):
         head = f"{self.severity}: {self.message}"
@@ -127,6 +134,8 @@ def _when_matches(record: Record, setup: Setup, sizes) -> tuple[bool, list[str]]
     if "opset" in w:
         if setup.opset is None or not VersionRange(str(w["opset"])).contains(str(setup.opset)):
             return False, []
+        if setup.export_defaulted:
+            maybe.append(f"with the default opset of torch {setup.version} ({setup.opset})")
     if "scale_factor" in w and bool(w["scale_factor"]) != setup.scale_factor:
         return False, []
     if "ratio" in w:
@@ -178,6 +187,8 @@ def _operation_applies(record: Record, setup: Setup) -> str | None:
         return "" if setup.exporter else None
     if op == "export_coreml":
         return "" if setup.export == "coreml" else None
+    if op == "export_tflite":
+        return "" if setup.export == "tflite" else None
     return None
 
 
@@ -259,14 +270,16 @@ def _versus_applies(record: Record, setup: Setup) -> bool:
 
 def check(mode, backend, training=True, version=None, device=None, align_corners=None, antialias=False,
           spatial_dims=2, dtype="float32", deterministic=False, export=None, *, opset=None, scale_factor=None,
-          input_size=None, output_size=None, reference="torch") -> list[Finding]:
+          input_size=None, output_size=None, reference="torch", converter_version=None) -> list[Finding]:
     """Findings for one resize configuration, most severe first.
 
     ``mode`` is accepted in every library's spelling (``NearestExact``, ``nearest_exact``,
     ``INTER_NEAREST_EXACT``); ``backend`` is a backend id or alias (see :func:`backends`).  ``reference`` names
     the library whose numbers the user expects ("torch" by default; None compares with nothing); a finding is
-    ``differs`` when the backend runs but computes other numbers than the reference.  ``version`` not in the
-    knowledge base is answered for the nearest known version, with a warning saying so.  ``input_size`` and
+    ``differs`` when the backend runs but computes other numbers than the reference.  ``version`` is answered
+    exactly from the records' version ranges (any release, e.g. ``"2.5.1"``); a release outside the ones the
+    knowledge base checked gets a warning saying so.  ``export="onnx"`` means the release's default exporter and
+    opset; ``converter_version`` is the onnxscript (dynamo export) or coremltools release.  ``input_size`` and
     ``output_size`` (spatial sizes) settle the findings that depend on the ratio; without them those findings
     are warnings that name the condition.
 
@@ -284,7 +297,7 @@ def check(mode, backend, training=True, version=None, device=None, align_corners
         setup = Setup.of(mode=mode, backend=backend, training=training, version=version, device=device,
                          align_corners=align_corners, antialias=antialias, spatial_dims=spatial_dims, dtype=dtype,
                          deterministic=deterministic, export=export, opset=opset, scale_factor=scale_factor,
-                         reference=reference)
+                         reference=reference, converter_version=converter_version)
     except ModeUnavailable as exc:
         return [_unavailable(exc)]
     return findings_for(setup, sizes)
@@ -307,61 +320,96 @@ def _unavailable(exc: ModeUnavailable) -> Finding:
 def findings_for(setup: Setup, sizes=None) -> list[Finding]:
     kb = load()
     b = setup.backend
-    out: list[Finding] = []
-    known = kb.versions(b.library)
-    note = kb.libraries[b.library].get("note", "")
-    if setup.requested_version is not None:
-        if not known:
-            out.append(Finding("info", f"{b.library} has no version-specific facts here ({note}); version "
-                                       f"{setup.requested_version} is answered from that source.",
-                               source=note, backend=b.id))
-        elif setup.requested_version != setup.version:
-            newest = max(known, key=parse_version)
-            text = (f"version {setup.requested_version} of {b.library} is not in the knowledge base: answering for "
-                    f"{setup.version}, the nearest known version (known: {', '.join(known)}).")
-            if parse_version(setup.requested_version) > parse_version(newest):
-                text += f" Releases after {newest} are not verified ({note})."
-            out.append(Finding("warning", text, source=note, backend=b.id))
-    if setup.version is not None and not b.available.contains(setup.version):
+    out = _version_findings(setup)
+    if not b.available.contains(setup.version):
         out.append(Finding("error", f"{b.id} does not exist in {b.library} {setup.version} (available "
-                                    f"{b.available}).", source=note, backend=b.id, status="fails"))
+                                    f"{b.available}).", source=kb.libraries[b.library].scope_source, backend=b.id,
+                           status="fails"))
     if setup.reference is not None and setup.reference != "*":
         out.extend(_spelling_differs(setup))
-    for record in kb.records:
-        if b.id not in record.backends:
-            continue
-        if "*" not in record.modes and setup.mode not in record.modes:
-            continue
-        if setup.version is not None and not record.versions.contains(setup.version):
-            continue
-        prefix = _operation_applies(record, setup)
-        if prefix is None:
-            continue
-        applies, maybe = _when_matches(record, setup, sizes)
-        if not applies:
-            continue
-        severity = record.default_severity
-        if record.status == "differs" and not _versus_applies(record, setup):
-            severity = "info"
-        if "*" not in record.devices and setup.device is None:
-            maybe.append("on " + "/".join(record.devices))
-        elif "*" not in record.devices and setup.device not in record.devices:
-            continue
-        if prefix.startswith("For second-order"):
-            severity = "info"
-        message = record.message
-        if maybe:
-            severity = _DEMOTE[severity]
-            condition = ", ".join(maybe)
-            message = f"{condition[0].upper()}{condition[1:]}: {message}"
-        message = prefix + message
-        fixes = [f for f in (make_fix(fid, setup) for fid in record.fixes) if f is not None]
-        out.append(Finding(severity=severity, message=message, source=record.source,
-                           error_text=render_text(record.error_text, setup), error_type=record.error_type,
-                           fixes=fixes, record_id=record.id, backend=b.id, mode=setup.mode,
-                           operation=record.operation, status=record.status, evidence=record.evidence))
+    out.extend(f for record in kb.records if (f := record_finding(record, setup, sizes)) is not None)
     out.sort(key=lambda f: SEVERITY_ORDER[f.severity])
     return out
+
+
+def _version_findings(setup: Setup) -> list[Finding]:
+    """A warning when the release asked about is outside the ones the knowledge base checked."""
+    lib = load().libraries[setup.library]
+    if setup.requested_version is None or setup.in_scope:
+        return []
+    newer = parse_version(setup.requested_version) > parse_version(lib.newest)
+    side = (f"newer than {lib.newest}, the newest checked" if newer else
+            f"older than {lib.oldest}, the oldest checked")
+    return [Finding("warning", f"{lib.name} {setup.requested_version} is {side}: the findings below read the "
+                               "records' version ranges as written, so a fact may have changed "
+                               f"{'since' if newer else 'before'} (checked: {scope_text(lib.scope)}; "
+                               f"{lib.scope_source}).", source=lib.scope_source, backend=setup.backend.id,
+                    versions=scope_text(lib.scope))]
+
+
+def versions_text(record: Record) -> str:
+    """The releases (and opsets, converter releases) a record holds for, in words."""
+    kb = load()
+    parts = [kb.libraries[record.library].describe(record.versions)]
+    if "opset" in record.when:
+        parts.append(f"opset {record.when['opset']}")
+    if record.converter:
+        parts.append(describe_range(record.converter, record.converter_versions))
+    return "; ".join(parts)
+
+
+def record_finding(record: Record, setup: Setup, sizes=None) -> Finding | None:
+    """The finding a record gives for this setup, or None when it does not apply."""
+    b = setup.backend
+    if b.id not in record.backends or ("*" not in record.modes and setup.mode not in record.modes):
+        return None
+    maybe = _version_conditions(record, setup)
+    if maybe is None:
+        return None
+    prefix = _operation_applies(record, setup)
+    if prefix is None:
+        return None
+    applies, when_maybe = _when_matches(record, setup, sizes)
+    if not applies:
+        return None
+    maybe += when_maybe
+    if "*" not in record.devices and setup.device is None:
+        maybe.append("on " + "/".join(record.devices))
+    elif "*" not in record.devices and setup.device not in record.devices:
+        return None
+    severity = record.default_severity
+    if record.status == "differs" and not _versus_applies(record, setup):
+        severity = "info"
+    if prefix.startswith("For second-order"):
+        severity = "info"
+    message = record.message
+    if maybe:
+        severity = _DEMOTE[severity]
+        condition = ", ".join(maybe)
+        message = f"{condition[0].upper()}{condition[1:]}: {message}"
+    fixes = [f for f in (make_fix(fid, setup) for fid in record.fixes) if f is not None]
+    return Finding(severity=severity, message=prefix + message, source=record.source,
+                   error_text=render_text(record.text_at(setup.version if record.library == setup.library else None),
+                                          setup),
+                   error_type=record.error_type, fixes=fixes, record_id=record.id, backend=b.id, mode=setup.mode,
+                   operation=record.operation, status=record.status, evidence=record.evidence,
+                   versions=versions_text(record))
+
+
+def _version_conditions(record: Record, setup: Setup) -> list[str] | None:
+    """None when the release (or converter release) rules the record out; else the conditions it depends on."""
+    maybe = []
+    if record.library == setup.library:
+        if not record.versions.contains(setup.version):
+            return None
+    elif not record.versions.every:  # e.g. a TensorFlow fact on Keras's TensorFlow backend
+        maybe.append(f"with {load().libraries[record.library].describe(record.versions)}")
+    if record.converter is not None and not record.converter_versions.every:
+        if setup.converter_version is None:
+            maybe.append(f"with {describe_range(record.converter, record.converter_versions)}")
+        elif not record.converter_versions.contains(setup.converter_version):
+            return None
+    return maybe
 
 
 def _spelling_differs(setup: Setup) -> list[Finding]:

@@ -1,28 +1,41 @@
-"""The knowledge base: backends, records and fixes, read from the TOML files in ``explorer/advisor/data``.
+"""The knowledge base: libraries, backends, records and fixes, read from the TOML files in ``data/``.
 
 A *record* states one capability: on these backends, versions and devices, for these modes, this operation
 is supported, fails, silently differs or is unknown, under optional conditions (``when``).  Its fields:
 
-=============  ===========================================================================================
-id             unique name
-backends       backend ids (``data/backends.toml``)
-versions       version range of the backend's library (``*`` = every version)
-devices        devices it applies to (``*`` = every device)
-modes          mode names in the backends' own spelling (``*`` = every mode)
-operation      forward | backward | double_backward | convention | export_onnx | export_coreml
-status         supported | fails | differs | unknown
-severity       optional override of the severity the status implies (error / differs / warning / info)
-versus         for ``differs``: the libraries or backends whose numbers it differs from (``*`` = all)
-error_type     the exception class, ``panic``, or ``warning``
-error_text     the exact text the user sees; ``{name}`` marks a part the library fills in
-also_seen      other exact texts of the same failure (other modes of execution, older releases)
-message        what happens and why, in plain language
-source         URL, or ``owner/repo path @ commit``
-evidence       measured | source | reported
-fixes          ids of ``data/fixes.toml`` entries
-when           conditions: dtype, spatial_dims, align_corners (true / false / "unset"), antialias,
-               deterministic, exporter, opset (a range), ratio, scale_factor, argument
-=============  ===========================================================================================
+==================  ======================================================================================
+id                  unique name
+backends            backend ids (``data/backends.toml``)
+versions            the releases of the record's library it holds for (``>=2.6,<2.8``); ``*`` = every
+                    release the library's scope covers
+bounds              the source deciding each bound: ``since`` (lower), ``until`` (upper), ``every`` (for
+                    ``*``: why it holds in every release checked), ``opset`` (for ``when.opset``),
+                    ``converter`` (for ``converter_versions``)
+devices             devices it applies to (``*`` = every device)
+modes               mode names in the backends' own spelling (``*`` = every mode)
+operation           forward | backward | double_backward | convention | export_onnx | export_coreml |
+                    export_tflite
+status              supported | fails | differs | unknown
+severity            optional override of the severity the status implies (error / differs / warning / info)
+versus              for ``differs``: the libraries or backends whose numbers it differs from (``*`` = all)
+error_type          the exception class, ``panic``, or ``warning``
+error_text          the exact text the newest releases print; ``{name}`` marks a part the library fills in
+wordings            older texts of the same failure: ``[[record.wordings]]`` with ``versions``, ``text``,
+                    ``source`` and ``evidence``; a release in a wording's range prints that wording
+also_seen           other exact texts of the same failure in the same releases (another rank, direction)
+message             what happens and why, in plain language
+source              URL, ``owner/repo path @ commit``, release files, or ``measured: ...`` (what was run)
+evidence            measured (run with the real library) | source (read in its code or release files) |
+                    reported (an issue thread or documentation)
+converter           the package whose version decides the record when it is not the backend's library
+                    (``onnxscript`` for the dynamo exporter, ``coremltools`` for Core ML conversion)
+converter_versions  the converter's versions the record holds for
+fixes               ids of ``data/fixes.toml`` entries
+shared_text         true when the text is printed for any operation, not only resizes (``only Tensors of
+                    floating point dtype can require gradients``): diagnose does not claim it
+when                conditions: dtype, spatial_dims, align_corners (true / false / "unset"), antialias,
+                    deterministic, exporter, opset (a range), ratio, scale_factor, argument
+==================  ======================================================================================
 
 ``ratio`` conditions are about the sizes: downscale, non_integer, non_integer_upscale, non_uniform,
 non_divisible, empty.  ``argument`` marks a failure caused by an argument :func:`check` does not take; such
@@ -33,6 +46,8 @@ records are found by :func:`~explorer.advisor.diagnose` and the linter only.
 'nearest exact interpolation backward is not supported by PyTorch/tch backend'
 >>> kb.backend("burn-libtorch").id
 'burn-tch'
+>>> kb.record("torch-antialias-scope").text_at("2.5.1")
+'Anti-alias option is restricted to bilinear and bicubic modes and requires a 4-D tensor as input'
 """
 
 from __future__ import annotations
@@ -44,11 +59,12 @@ from importlib import resources
 
 from ..conventions import mode_names as names
 from ..errors import ArgumentTypeError, ArgumentValueError, choice_error
-from .versions import VersionRange, parse_version
+from .versions import VersionRange, describe_range, parse_version
 
 STATUSES = ("supported", "fails", "differs", "unknown")
 SEVERITIES = ("error", "differs", "warning", "info")
-OPERATIONS = ("forward", "backward", "double_backward", "convention", "export_onnx", "export_coreml")
+OPERATIONS = ("forward", "backward", "double_backward", "convention", "export_onnx", "export_coreml",
+              "export_tflite")
 EVIDENCE = ("measured", "source", "reported")
 FIX_KINDS = ("mode", "convention", "setting", "backend", "version", "device", "environment", "workaround",
              "export")
@@ -57,7 +73,55 @@ WHEN_KEYS = ("dtype", "spatial_dims", "align_corners", "antialias", "determinist
 RATIOS = ("downscale", "non_integer", "non_integer_upscale", "non_uniform", "non_divisible", "empty")
 CHANGE_KEYS = ("mode", "backend", "version", "device", "align_corners", "antialias", "dtype", "exporter",
                "opset")
+BOUND_KEYS = ("since", "until", "every", "opset", "converter")
+EXPORTERS = ("torchscript", "dynamo")
+
+# Severity rules.  A record's status decides how loud its finding is, unless the record overrides it:
+#   fails     -> error    the user's code raises or panics (or, for backward records, training cannot run)
+#   differs   -> differs  it runs, but computes other numbers than the library the user compares with
+#   unknown   -> warning  nobody has established what happens; the user has to check before relying on it
+#   supported -> info     a fact worth knowing (a decomposition, a placement, a default), nothing breaks
+# A record sets ``severity`` only when the status alone misleads: a warning logged while the call succeeds
+# (``supported`` + ``warning``), a ``differs`` too small to matter (``info``), or a template text that only
+# names the wording of a family of errors (``info``).  findings.py demotes these defaults further when the
+# finding depends on something the user did not say (see its ``_DEMOTE``).
 DEFAULT_SEVERITY = {"fails": "error", "differs": "differs", "unknown": "warning", "supported": "info"}
+
+
+@dataclass(frozen=True)
+class Library:
+    """A library the knowledge base covers, the releases it checked (``scope``) and the newest of them."""
+
+    name: str
+    scope: VersionRange
+    newest: str
+    scope_source: str
+    note: str = ""
+    opsets: VersionRange | None = None
+    opset_source: str = ""
+    export_defaults: tuple = ()
+    release_commits: dict = field(default_factory=dict)
+
+    def in_scope(self, version: str) -> bool:
+        return self.scope.contains(version)
+
+    @property
+    def oldest(self) -> str:
+        lower = [v for op, v in self.scope.raw_clauses if op in (">=", "==")]
+        return lower[0] if lower else self.newest
+
+    def describe(self, versions: VersionRange) -> str:
+        return describe_range(self.name, versions, self.scope)
+
+
+@dataclass(frozen=True)
+class ExportDefault:
+    """What ``torch.onnx.export`` does when the caller does not choose: exporter and opset, by release."""
+
+    versions: VersionRange
+    exporter: str
+    opset: int
+    source: str
 
 
 @dataclass(frozen=True)
@@ -133,6 +197,16 @@ def _family_or_raise(mode: str, table: dict) -> str:
 
 
 @dataclass(frozen=True)
+class Wording:
+    """An older text of a record's failure and the releases that print it."""
+
+    text: str
+    versions: VersionRange
+    source: str
+    evidence: str = "source"
+
+
+@dataclass(frozen=True)
 class Record:
     id: str
     library: str
@@ -143,15 +217,20 @@ class Record:
     message: str
     source: str
     versions: VersionRange = VersionRange("*")
+    bounds: dict = field(default_factory=dict)
     devices: tuple[str, ...] = ("*",)
     severity: str | None = None
     versus: tuple[str, ...] = ()
     error_type: str | None = None
     error_text: str | None = None
+    wordings: tuple[Wording, ...] = ()
     also_seen: tuple[str, ...] = ()
     evidence: str = "reported"
+    converter: str | None = None
+    converter_versions: VersionRange = VersionRange("*")
     fixes: tuple[str, ...] = ()
     when: dict = field(default_factory=dict)
+    shared_text: bool = False
 
     @property
     def default_severity(self) -> str:
@@ -159,7 +238,23 @@ class Record:
 
     @property
     def texts(self) -> tuple[str, ...]:
-        return tuple(t for t in (self.error_text, *self.also_seen) if t)
+        """Every exact text of the failure: the newest wording, the older ones, the variants."""
+        return tuple(t for t in (self.error_text, *(w.text for w in self.wordings), *self.also_seen) if t)
+
+    def text_at(self, version: str | None) -> str | None:
+        """The text the given release prints (the newest wording when ``version`` is None)."""
+        if version is not None:
+            for wording in self.wordings:
+                if wording.versions.contains(version):
+                    return wording.text
+        return self.error_text
+
+    def wording_versions(self, text: str) -> VersionRange:
+        """The releases that print ``text`` (one of :attr:`texts`)."""
+        for wording in self.wordings:
+            if wording.text == text:
+                return wording.versions
+        return self.versions
 
 
 @dataclass(frozen=True)
@@ -176,7 +271,7 @@ class FixDef:
 @dataclass(frozen=True)
 class KnowledgeBase:
     backends: dict[str, Backend]
-    libraries: dict[str, dict]
+    libraries: dict[str, Library]
     records: tuple[Record, ...]
     fixes: dict[str, FixDef]
 
@@ -197,7 +292,40 @@ class KnowledgeBase:
         raise choice_error("record", record_id, [r.id for r in self.records])
 
     def versions(self, library: str) -> list[str]:
-        return list(self.libraries[library].get("versions", []))
+        """The releases where some answer about ``library`` changes, oldest first, from the records' ranges.
+
+        Each is the first release of an era: every release from it up to the next one gets the same answers.
+        The list starts at the oldest release checked and ends with the newest.
+
+        >>> load().versions("torch")[:4]
+        ['2.0', '2.1', '2.2', '2.3']
+        """
+        lib = self.libraries[library]
+        found = {lib.oldest, lib.newest}
+        for record in self.records:
+            if record.library == library:
+                found.update(record.versions.bound_versions())
+                for wording in record.wordings:
+                    found.update(wording.versions.bound_versions())
+        found.update(v for d in lib.export_defaults for v in d.versions.bound_versions())
+        keep = [v for v in found if lib.in_scope(v)]
+        by_key = {}
+        for v in sorted(keep, key=lambda v: (parse_version(v), len(v))):
+            by_key.setdefault(parse_version(v), v)  # '2.6' and '2.6.0' are one release
+        return list(by_key.values())
+
+    def opsets(self, backend_id: str) -> list[int]:
+        """The ONNX opsets where some answer for this backend changes (empty when opsets do not apply)."""
+        backend = self.backends[backend_id]
+        lib = self.libraries[backend.library]
+        if lib.opsets is None:
+            return []
+        found = set(lib.opsets.bound_versions())
+        for record in self.records:
+            if backend_id in record.backends and "opset" in record.when:
+                found.update(VersionRange(str(record.when["opset"])).bound_versions())
+        found.update(str(d.opset) for d in lib.export_defaults)
+        return sorted({int(parse_version(v)[0]) for v in found if lib.opsets.contains(v)})
 
 
 def _tuple(value) -> tuple:
@@ -217,128 +345,59 @@ DATA_FILES = ("burn", "torch", "tensorflow", "jax", "onnxruntime", "opencv", "pi
               "tensorrt", "candle")
 
 
+def _library(name: str, entry: dict) -> Library:
+    defaults = tuple(ExportDefault(VersionRange(d["versions"]), d["exporter"], int(d["opset"]), d["source"])
+                     for d in entry.get("export_default", []))
+    opsets = entry.get("opsets")
+    return Library(name=name, scope=VersionRange(entry["scope"]), newest=entry["newest"],
+                   scope_source=entry["scope_source"], note=entry.get("note", ""),
+                   opsets=VersionRange(opsets) if opsets else None, opset_source=entry.get("opset_source", ""),
+                   export_defaults=defaults, release_commits=dict(entry.get("release_commits", {})))
+
+
+def _backend(bid: str, entry: dict) -> Backend:
+    return Backend(id=bid, library=entry["library"], description=entry["description"],
+                   devices=tuple(entry["devices"]), code=entry["code"], names=entry.get("names"),
+                   modes=dict(entry.get("modes", {})), aliases=_tuple(entry.get("aliases")),
+                   available=VersionRange(entry.get("available", "*")), rust_type=entry.get("rust_type"))
+
+
+def _record(library: str, entry: dict) -> Record:
+    entry = dict(entry)
+    record_id = entry.pop("id")
+    if "versions" not in entry:
+        raise ArgumentValueError(f"record {record_id!r} in {library}.toml has no versions: write the releases it "
+                                 "holds for ('*' for every release checked) and the sources of the bounds")
+    wordings = tuple(Wording(text=w["text"], versions=VersionRange(w["versions"]), source=w["source"],
+                             evidence=w.get("evidence", "source")) for w in entry.pop("wordings", []))
+    record = Record(
+        id=record_id, library=library, backends=_tuple(entry.pop("backends")),
+        modes=_tuple(entry.pop("modes", "*")), operation=entry.pop("operation"), status=entry.pop("status"),
+        message=entry.pop("message"), source=entry.pop("source", ""),
+        versions=VersionRange(entry.pop("versions")),
+        bounds=dict(entry.pop("bounds", {})), devices=_tuple(entry.pop("devices", "*")),
+        severity=entry.pop("severity", None), versus=_tuple(entry.pop("versus", None)),
+        error_type=entry.pop("error_type", None), error_text=entry.pop("error_text", None), wordings=wordings,
+        also_seen=_tuple(entry.pop("also_seen", None)), evidence=entry.pop("evidence", "reported"),
+        converter=entry.pop("converter", None),
+        converter_versions=VersionRange(entry.pop("converter_versions", "*")),
+        fixes=_tuple(entry.pop("fixes", None)), when=dict(entry.pop("when", {})),
+        shared_text=bool(entry.pop("shared_text", False)))
+    if entry:
+        raise ArgumentValueError(f"record {record_id!r} in {library}.toml has unknown fields {sorted(entry)}")
+    return record
+
+
 @functools.lru_cache(maxsize=1)
 def load() -> KnowledgeBase:
     """Read and index every data file (cached)."""
     raw = _read("backends.toml")
-    backends = {}
-    for bid, entry in raw["backend"].items():
-        backends[bid] = Backend(
-            id=bid, library=entry["library"], description=entry["description"],
-            devices=tuple(entry["devices"]), code=entry["code"], names=entry.get("names"),
-            modes=dict(entry.get("modes", {})), aliases=_tuple(entry.get("aliases")),
-            available=VersionRange(entry.get("available", "*")), rust_type=entry.get("rust_type"))
-    records = []
-    for library in DATA_FILES:
-        for entry in _read(f"{library}.toml").get("record", []):
-            entry = dict(entry)
-            records.append(Record(
-                id=entry.pop("id"), library=library, backends=_tuple(entry.pop("backends")),
-                modes=_tuple(entry.pop("modes", "*")), operation=entry.pop("operation"),
-                status=entry.pop("status"), message=entry.pop("message"), source=entry.pop("source", ""),
-                versions=VersionRange(entry.pop("versions", "*")), devices=_tuple(entry.pop("devices", "*")),
-                severity=entry.pop("severity", None), versus=_tuple(entry.pop("versus", None)),
-                error_type=entry.pop("error_type", None), error_text=entry.pop("error_text", None),
-                also_seen=_tuple(entry.pop("also_seen", None)), evidence=entry.pop("evidence", "reported"),
-                fixes=_tuple(entry.pop("fixes", None)), when=dict(entry.pop("when", {})),
-                ))
-            if entry:
-                raise ArgumentValueError(f"record {records[-1].id!r} in {library}.toml has unknown fields {sorted(entry)}")
-    fixes = {}
-    for fid, entry in _read("fixes.toml")["fix"].items():
-        fixes[fid] = FixDef(id=fid, kind=entry["kind"], change=dict(entry.get("change", {})),
-                            language=entry.get("language"), code=entry.get("code"), note=entry.get("note"),
-                            description=entry.get("description"))
-    return KnowledgeBase(backends=backends, libraries=raw["library"], records=tuple(records), fixes=fixes)
-
-
-def validate(kb: KnowledgeBase | None = None) -> list[str]:
-    """Every problem in the knowledge base, as readable lines (an empty list when it is consistent).
-
-    >>> validate()
-    []
-    """
-    kb = kb or load()
-    problems = []
-    seen = set()
-    for lib, info in kb.libraries.items():
-        for v in info.get("versions", []):
-            try:
-                parse_version(v)
-            except ValueError as exc:
-                problems.append(f"library {lib}: {exc}")
-    for b in kb.backends.values():
-        if b.library not in kb.libraries:
-            problems.append(f"backend {b.id}: library {b.library!r} has no [library] entry")
-        if b.names is not None and names.library_id(b.names) not in names.LIBRARY_MODES:
-            problems.append(f"backend {b.id}: names={b.names!r} is not an explorer.conventions.mode_names library")
-        for native, family in b.mode_table().items():
-            if family not in names.FAMILIES:
-                problems.append(f"backend {b.id}: mode {native!r} has unknown family {family!r}")
-    for r in kb.records:
-        where = f"record {r.id}"
-        if r.id in seen:
-            problems.append(f"{where}: duplicate id")
-        seen.add(r.id)
-        if not r.source.strip() or not ("://" in r.source or " @ " in r.source or "commit" in r.source):
-            problems.append(f"{where}: source must be a URL or 'owner/repo path @ commit'")
-        if r.status not in STATUSES:
-            problems.append(f"{where}: status {r.status!r} not in {STATUSES}")
-        if r.severity is not None and r.severity not in SEVERITIES:
-            problems.append(f"{where}: severity {r.severity!r} not in {SEVERITIES}")
-        if r.operation not in OPERATIONS:
-            problems.append(f"{where}: operation {r.operation!r} not in {OPERATIONS}")
-        if r.evidence not in EVIDENCE:
-            problems.append(f"{where}: evidence {r.evidence!r} not in {EVIDENCE}")
-        if r.status == "differs" and not r.versus:
-            problems.append(f"{where}: a 'differs' record must say versus what")
-        if not r.message.strip():
-            problems.append(f"{where}: empty message")
-        try:
-            r.versions.clauses
-        except ValueError as exc:
-            problems.append(f"{where}: {exc}")
-        for key, value in r.when.items():
-            if key not in WHEN_KEYS:
-                problems.append(f"{where}: unknown condition when.{key}")
-            if key == "ratio" and value not in RATIOS:
-                problems.append(f"{where}: when.ratio {value!r} not in {RATIOS}")
-            if key == "opset":
-                try:
-                    VersionRange(str(value).replace("<", "<").strip()).clauses
-                except ValueError as exc:
-                    problems.append(f"{where}: when.opset: {exc}")
-        for bid in r.backends:
-            if bid not in kb.backends:
-                problems.append(f"{where}: unknown backend {bid!r}")
-                continue
-            backend = kb.backends[bid]
-            versions = kb.versions(backend.library)
-            for d in r.devices:
-                if d != "*" and d not in backend.devices:
-                    problems.append(f"{where}: device {d!r} unknown for {bid} ({backend.devices})")
-            for m in r.modes:
-                if m == "*":
-                    continue
-                if m not in backend.mode_table():
-                    problems.append(f"{where}: mode {m!r} is not a native mode of {bid}")
-                else:
-                    try:
-                        if backend.native_mode(m) != m:
-                            problems.append(f"{where}: mode {m!r} does not name itself on {bid}")
-                    except ValueError as exc:
-                        problems.append(f"{where}: {exc}")
-            if versions and r.versions.clauses and not any(r.versions.contains(v) for v in versions):
-                problems.append(f"{where}: range {r.versions} contains no known {backend.library} version")
-        for fid in r.fixes:
-            if fid not in kb.fixes:
-                problems.append(f"{where}: unknown fix {fid!r}")
-    for fix in kb.fixes.values():
-        if fix.kind not in FIX_KINDS:
-            problems.append(f"fix {fix.id}: kind {fix.kind!r} not in {FIX_KINDS}")
-        for key in fix.change:
-            if key not in CHANGE_KEYS:
-                problems.append(f"fix {fix.id}: unknown change key {key!r}")
-        if "backend" in fix.change and fix.change["backend"] not in kb.backends:
-            problems.append(f"fix {fix.id}: unknown backend {fix.change['backend']!r}")
-    return problems
+    libraries = {name: _library(name, entry) for name, entry in raw["library"].items()}
+    backends = {bid: _backend(bid, entry) for bid, entry in raw["backend"].items()}
+    records = tuple(_record(library, entry) for library in DATA_FILES
+                    for entry in _read(f"{library}.toml").get("record", []))
+    fixes = {fid: FixDef(id=fid, kind=entry["kind"], change=dict(entry.get("change", {})),
+                         language=entry.get("language"), code=entry.get("code"), note=entry.get("note"),
+                         description=entry.get("description"))
+             for fid, entry in _read("fixes.toml")["fix"].items()}
+    return KnowledgeBase(backends=backends, libraries=libraries, records=records, fixes=fixes)

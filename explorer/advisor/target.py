@@ -3,6 +3,9 @@
 >>> s = Setup.of(mode="nearest_exact", backend="burn-libtorch")
 >>> s.backend.id, s.mode, s.version
 ('burn-tch', 'NearestExact', '0.22.0-pre.2')
+>>> t = Setup.of(mode="bilinear", backend="torch", version="2.5.1", export="onnx")
+>>> t.version, t.exporter, t.opset
+('2.5.1', 'torchscript', 17)
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ DTYPES = ("float32", "float64", "float16", "bfloat16", "uint8", "int8", "int16",
 _DTYPE_ALIASES = {"float": "float32", "double": "float64", "half": "float16", "bf16": "bfloat16",
                   "f32": "float32", "f64": "float64", "f16": "float16", "byte": "uint8", "int": "int32",
                   "long": "int64"}
-EXPORTS = ("onnx", "onnx-dynamo", "onnx-torchscript", "coreml")
+EXPORTS = ("onnx", "onnx-dynamo", "onnx-torchscript", "coreml", "tflite")
 
 
 def normalise_dtype(dtype) -> str:
@@ -44,8 +47,8 @@ class Setup:
     backend: Backend
     mode: str                         # the backend's native name
     spelling: str                     # the mode as the user wrote it
-    version: str | None               # a known version of the backend's library (None: it has none)
-    requested_version: str | None     # what the user asked for
+    version: str                      # the release answered for: the one asked for, else the newest checked
+    requested_version: str | None     # what the user asked for (None: nothing)
     device: str | None
     training: bool = True
     align_corners: bool | None = None
@@ -57,34 +60,25 @@ class Setup:
     opset: int | None = None
     scale_factor: bool = False
     reference: str | None = "torch"
+    converter_version: str | None = None   # onnxscript (dynamo export) or coremltools (Core ML) release
+    export_defaulted: bool = False         # exporter and opset taken from the release's torch.onnx.export defaults
 
     @classmethod
     def of(cls, mode, backend, training=True, version=None, device=None, align_corners=None, antialias=False,
            spatial_dims=2, dtype="float32", deterministic=False, export=None, opset=None, scale_factor=None,
-           reference="torch") -> "Setup":
+           reference="torch", converter_version=None) -> "Setup":
         kb = load()
         b = kb.backend(backend)
         if not isinstance(mode, str) or not mode.strip():
             raise ArgumentValueError(f"mode must be a non-empty mode name such as 'nearest-exact', got {mode!r}")
         native = b.native_mode(mode)
-        known = kb.versions(b.library)
-        resolved = None
         if version is not None:
-            version = str(version)
+            version = str(version).strip()
             parse_version(version)
-            if known:
-                from .versions import nearest_known
-                resolved = version if version in known else nearest_known(version, known)
-        elif known:
-            resolved = max(known, key=parse_version)
-        if device is not None:
-            if not isinstance(device, str):
-                raise ArgumentTypeError(f"device must be a string such as 'cuda', got {device!r}")
-            device = device.strip().lower()
-            if device.startswith("cuda:"):
-                device = "cuda"
-            if device not in b.devices:
-                raise choice_error("device", device, b.devices, context=f"for {b.id}")
+        if converter_version is not None:
+            converter_version = str(converter_version).strip()
+            parse_version(converter_version)
+        device = _device(device, b)
         if align_corners not in (None, True, False):
             raise ArgumentTypeError(f"align_corners must be True, False or None, got {align_corners!r}")
         if not isinstance(antialias, (bool, np.bool_)):
@@ -99,10 +93,13 @@ class Setup:
             raise ArgumentValueError(f"opset must be a positive integer such as 18, got {opset!r}")
         if reference is not None:
             reference = _reference_id(reference)
+        resolved = version if version is not None else kb.libraries[b.library].newest
+        export, opset, defaulted = _export_defaults(kb.libraries[b.library], resolved, export, opset)
         return cls(backend=b, mode=native, spelling=mode, version=resolved, requested_version=version,
                    device=device, training=bool(training), align_corners=align_corners, antialias=bool(antialias),
                    spatial_dims=int(spatial_dims), dtype=normalise_dtype(dtype), deterministic=bool(deterministic),
-                   export=export, opset=opset, scale_factor=bool(scale_factor), reference=reference)
+                   export=export, opset=None if opset is None else int(opset), scale_factor=bool(scale_factor),
+                   reference=reference, converter_version=converter_version, export_defaulted=defaulted)
 
     @property
     def library(self) -> str:
@@ -114,11 +111,13 @@ class Setup:
 
     @property
     def exporter(self) -> str | None:
-        if self.export in ("onnx", "onnx-dynamo"):
-            return "dynamo"
-        if self.export == "onnx-torchscript":
-            return "torchscript"
-        return None
+        """torchscript or dynamo for an ONNX export (``export="onnx"`` is resolved by the release's default)."""
+        return {"onnx-dynamo": "dynamo", "onnx-torchscript": "torchscript"}.get(self.export)
+
+    @property
+    def in_scope(self) -> bool:
+        """Whether the release answered for is one the knowledge base checked."""
+        return load().libraries[self.library].in_scope(self.version)
 
     def changed(self, **changes) -> "Setup":
         """A copy with a fix's changes applied (mode in any spelling, backend id, version...)."""
@@ -129,9 +128,9 @@ class Setup:
             backend = kb.backend(changes["backend"])
             fields["backend"] = backend
             if backend.library != self.backend.library:
-                known = kb.versions(backend.library)
-                fields["version"] = max(known, key=parse_version) if known else None
+                fields["version"] = kb.libraries[backend.library].newest
                 fields["requested_version"] = None
+                fields["converter_version"] = None
             if self.device is not None and self.device not in backend.devices:
                 fields["device"] = None
         mode = changes.get("mode", self.mode if backend is self.backend else self.spelling)
@@ -154,6 +153,32 @@ class Setup:
         if "exporter" in changes:
             fields["export"] = "onnx-" + changes["exporter"]
         return replace(self, **fields)
+
+
+def _device(device, backend: Backend) -> str | None:
+    if device is None:
+        return None
+    if not isinstance(device, str):
+        raise ArgumentTypeError(f"device must be a string such as 'cuda', got {device!r}")
+    device = device.strip().lower()
+    if device.startswith("cuda:"):
+        device = "cuda"
+    if device not in backend.devices:
+        raise choice_error("device", device, backend.devices, context=f"for {backend.id}")
+    return device
+
+
+def _export_defaults(library, version: str, export, opset):
+    """``export="onnx"`` means the release's default exporter; an ONNX export without an opset, its default."""
+    if export not in ("onnx", "onnx-torchscript", "onnx-dynamo"):
+        return export, opset, False
+    default = next((d for d in library.export_defaults if d.versions.contains(version)), None)
+    if default is None:
+        return ("onnx-dynamo" if export == "onnx" else export), opset, False
+    if export == "onnx":
+        export = f"onnx-{default.exporter}"
+    defaulted = opset is None
+    return export, (default.opset if opset is None else opset), defaulted
 
 
 def _reference_id(reference: str) -> str:

@@ -6,8 +6,10 @@ A pre-release sorts before its release; a missing patch number is 0.
 True
 >>> VersionRange(">=0.21.0-pre.2,<0.22.0-pre.2").contains("0.21.0")
 True
->>> nearest_known("0.19.5", ["0.19.0", "0.20.0"])
-'0.19.0'
+>>> VersionRange(">=2.6,<2.8").bound_versions()
+['2.6', '2.8']
+>>> describe_range("torch", VersionRange(">=2.6,<2.8"), VersionRange(">=2.0,<2.14"))
+'torch 2.6 up to (not including) 2.8'
 """
 
 from __future__ import annotations
@@ -17,20 +19,25 @@ from dataclasses import dataclass
 
 from ..errors import ArgumentTypeError, ArgumentValueError
 
-_VERSION = re.compile(r"^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:[-.]?(pre|rc|alpha|beta|a|b)\.?(\d+)?)?(?:\+[\w.]+)?$",
-                      re.IGNORECASE)
-_STAGES = {"alpha": 0, "a": 0, "beta": 1, "b": 1, "pre": 2, "rc": 3}
+_VERSION = re.compile(r"^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:\.\d+)*(?:[-.]?(pre|rc|alpha|beta|a|b|dev)\.?(\d+)?)?"
+                      r"(?:\+[\w.]+)?$", re.IGNORECASE)
+_STAGES = {"dev": 0, "alpha": 0, "a": 0, "beta": 1, "b": 1, "pre": 2, "rc": 3}
 _OPERATORS = ("==", "!=", ">=", "<=", ">", "<")
+_LOWER = (">=", ">", "==")
+_UPPER = ("<", "<=", "==")
 
 
 def parse_version(text: str) -> tuple:
-    """A sortable key for ``text``; ValueError naming the text when it is not a version."""
+    """A sortable key for ``text``; ValueError naming the text when it is not a version.
+
+    A local suffix (``2.5.1+cu124``) and a fourth number (``10.0.1.6``) are ignored.
+    """
     if not isinstance(text, str):
         raise ArgumentTypeError(f"version must be a string such as '0.22.0-pre.1', got {text!r}")
     match = _VERSION.match(text.strip())
     if not match:
         raise ArgumentValueError(f"version={text!r} is not a version number; write it like '2.13.0', '0.21' or "
-                         "'0.22.0-pre.1'")
+                                 "'0.22.0-pre.1'")
     major, minor, patch, stage, number = match.groups()
     release = (int(major), int(minor or 0), int(patch or 0))
     if stage is None:
@@ -49,6 +56,10 @@ class VersionRange:
 
     @property
     def clauses(self) -> list[tuple[str, tuple]]:
+        return [(op, parse_version(v)) for op, v in self.raw_clauses]
+
+    @property
+    def raw_clauses(self) -> list[tuple[str, str]]:
         text = (self.text or "*").strip()
         if text == "*":
             return []
@@ -58,9 +69,23 @@ class VersionRange:
             op = next((o for o in _OPERATORS if part.startswith(o)), None)
             if op is None:
                 raise ArgumentValueError(f"version range {self.text!r}: clause {part!r} must start with one of "
-                                 + ", ".join(_OPERATORS))
-            out.append((op, parse_version(part[len(op):])))
+                                         + ", ".join(_OPERATORS))
+            version = part[len(op):].strip()
+            parse_version(version)
+            out.append((op, version))
         return out
+
+    @property
+    def every(self) -> bool:
+        return not self.raw_clauses
+
+    @property
+    def has_lower(self) -> bool:
+        return any(op in _LOWER for op, _ in self.raw_clauses)
+
+    @property
+    def has_upper(self) -> bool:
+        return any(op in _UPPER for op, _ in self.raw_clauses)
 
     def contains(self, version: str) -> bool:
         key = parse_version(version)
@@ -71,13 +96,33 @@ class VersionRange:
                 return False
         return True
 
+    def bound_versions(self) -> list[str]:
+        """The versions at which the range starts or stops holding (where an answer can change)."""
+        return [v for _, v in self.raw_clauses]
+
     def __str__(self):
         return self.text or "*"
 
 
-def nearest_known(version: str, known: list[str]) -> str:
-    """The newest known version not newer than ``version`` (the oldest known one if all are newer)."""
-    key = parse_version(version)
-    ordered = sorted(known, key=parse_version)
-    older = [v for v in ordered if parse_version(v) <= key]
-    return older[-1] if older else ordered[0]
+def describe_range(library: str, versions: VersionRange, scope: VersionRange | None = None) -> str:
+    """The range in words: ``torch 2.6 up to (not including) 2.8``, ``burn 0.22.0-pre.1 only``."""
+    if versions.every:
+        within = f" ({scope_text(scope)})" if scope is not None and not scope.every else ""
+        return f"every {library} release checked{within}"
+    lower = [(op, v) for op, v in versions.raw_clauses if op in (">=", ">")]
+    upper = [(op, v) for op, v in versions.raw_clauses if op in ("<", "<=")]
+    exact = [v for op, v in versions.raw_clauses if op == "=="]
+    if exact:
+        return f"{library} {exact[0]} only"
+    start = (f"{lower[0][1]}" if lower[0][0] == ">=" else f"after {lower[0][1]}") if lower else None
+    stop = (f"up to (not including) {upper[0][1]}" if upper[0][0] == "<" else f"up to {upper[0][1]}") if upper else None
+    if start and stop:
+        return f"{library} {start} {stop}"
+    if start:
+        return f"{library} {start} and later"
+    return f"{library} releases {stop}"
+
+
+def scope_text(scope: VersionRange) -> str:
+    """``2.0 up to (not including) 2.14`` for a library's scope."""
+    return describe_range("", scope).strip()

@@ -1,0 +1,332 @@
+"""What an error text says, read like an engineer reads it: the operations it names, the library and device,
+the mode, the ONNX opset, the dtype, the direction (forward, backward, export) and any release it reveals.
+
+Paths, hashes and line numbers carry no meaning of their own and are dropped; a whole traceback gives the same
+clues as its message line.  Every step is one pass over the text (``str.find`` loops and chunked regular
+expressions with no nested repetition), so the work grows linearly with the length of the text.
+
+>>> c = read_clues("RuntimeError: upsample_bilinear2d_backward_out_cuda does not have a deterministic "
+...                "implementation, but you set 'torch.use_deterministic_algorithms(True)'.")
+>>> c.ops, sorted(c.devices), c.direction
+(('bilinear2d',), ['cuda'], 'backward')
+>>> read_clues("The operator 'aten::_linalg_solve_ex.result' is not currently implemented for the MPS device").foreign_ops
+('_linalg_solve_ex',)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .. import limits
+
+# --- operations -------------------------------------------------------------------------------------------------
+# A resize operation as the libraries name it, reduced to a key: the nominal mode, the rank, "_aa" when
+# antialiased.  upsample_bilinear2d_backward_out_cuda, aten::upsample_bilinear2d.out and
+# UpsampleBilinear2DBackward0 are all "bilinear2d"; the direction is read separately.
+_TORCH_OP = re.compile(r"^_?upsample_(nearest_exact|nearest|linear|bilinear|bilineard|trilinear|bicubic|lanczos)"
+                       r"(\d)d(_aa)?")
+_POOL_OP = re.compile(r"^_?adaptive_avg_pool(\d)d")
+#: op names of other libraries -> key (TensorFlow's op types, ATen helpers that name a kernel)
+NAMED_OPS = {
+    "resizearea": "tf_area", "resizebilinear": "tf_bilinear", "resizebilineargrad": "tf_bilinear",
+    "resizenearestneighbor": "tf_nearest", "resizenearestneighborgrad": "tf_nearest",
+    "resizebicubic": "tf_bicubic", "resizebicubicgrad": "tf_bicubic", "scaleandtranslate": "tf_scale_translate",
+    "scaleandtranslategrad": "tf_scale_translate",
+    "compute_index_ranges_weights": "aa", "compute_indices_weights_cubic": "bicubic2d",
+    "compute_indices_weights_nearest": "nearest1d", "compute_indices_weights_linear": "linear",
+    "upsample_nearest2d_channels_last": "nearest2d",
+    "upsample_bilinear2d_channels_last": "bilinear2d",
+}
+#: key -> (mode family in PyTorch's vocabulary, the nominal word)
+OP_MODES = {"nearest": "nearest", "nearest_exact": "nearest-exact", "linear": "linear", "bilinear": "linear",
+            "trilinear": "linear", "bicubic": "cubic", "lanczos": "lanczos3", "area": "area",
+            "tf_area": "area", "tf_bilinear": "linear", "tf_nearest": "nearest-exact", "tf_bicubic": "cubic"}
+#: operators named by a text that are not resizes (what the error is about when no resize op is named)
+_OP_MARKERS = ("aten::", "op type: ", "exporting the operator ", "convert function for op ", "export of operator ",
+               "not lowered: ", "has not been registered: ")
+#: phrases after which only a resize is recognised (OpenCV's "in function 'resize'"; other names there are
+#: helpers such as 'size', not what the error is about)
+_RESIZE_MARKERS = ("in function '", "in funtion '", "in function cv::", "in function void cv::", "in function ")
+#: a generic resize named by one of those phrases (ONNX's Resize, OpenCV's cv::resize)
+_GENERIC_RESIZE = {"resize": "resize", "upsample": "resize", "resizebilinear": "tf_bilinear"}
+_GRAD_SUFFIXES = ("_backward", "grad", "backward0")
+
+# --- libraries, devices, modes, dtypes ----------------------------------------------------------------------------
+#: a word in the text -> the library it points to
+LIBRARY_WORDS = {
+    "torch": "torch", "pytorch": "torch", "aten": "torch", "libtorch": "torch", "torchvision": "torch",
+    "onnxruntime": "onnxruntime", "onnxruntimeerror": "onnxruntime", "ort": "onnxruntime",
+    "tensorflow": "tensorflow", "tf": "tensorflow", "tf2xla": "tensorflow", "xla_cpu_jit": "tensorflow",
+    "xla_gpu_jit": "tensorflow", "tflite": "tensorflow",
+    "keras": "keras", "jax": "jax", "jaxlib": "jax", "mlx": "mlx",
+    "cv2": "opencv", "opencv": "opencv", "pil": "pillow", "pillow": "pillow", "resampling": "pillow",
+    "coremltools": "coreml", "coreml": "coreml", "mil": "coreml",
+    "tensorrt": "tensorrt", "trt": "tensorrt", "importresize": "tensorrt", "importupsample": "tensorrt",
+    "nvinfer": "tensorrt", "onnx2trt": "tensorrt",
+    "burn": "burn", "ndarray": "burn", "tch": "burn", "cubecl": "burn", "cubek": "burn", "wgpu": "burn",
+    "candle": "candle", "candle_core": "candle", "upsampling2d": "keras", "tfcoreml": "coreml",
+}
+#: words that point to two libraries at once (burn-candle is Burn on candle)
+LIBRARY_ALSO = {"candle": "burn"}
+DEVICE_WORDS = {"cuda": "cuda", "cudnn": "cuda", "mps": "mps", "metal": "metal", "xpu": "xpu", "ipex": "xpu",
+                "rocm": "rocm", "hip": "rocm", "gpu": "gpu", "xla_gpu_jit": "gpu", "tpu": "tpu", "xla": "xla",
+                "cpu": "cpu", "xla_cpu_jit": "cpu"}
+MODE_WORDS = {"nearest": "nearest", "bilinear": "linear", "trilinear": "linear", "linear": "linear",
+              "bicubic": "cubic", "cubic": "cubic", "lanczos": "lanczos3", "lanczos3": "lanczos3",
+              "lanczos5": "lanczos5", "area": "area", "inter_area": "area", "inter_linear": "linear",
+              "inter_cubic": "cubic", "inter_nearest": "nearest", "nearestexact": "nearest-exact"}
+DTYPE_WORDS = {"half": "float16", "float16": "float16", "bfloat16": "bfloat16", "byte": "uint8", "uint8": "uint8",
+               "double": "float64", "float64": "float64", "int": "int32", "int32": "int32", "long": "int64",
+               "int64": "int64", "int8": "int8", "f16": "float16", "bf16": "bfloat16", "u8": "uint8"}
+#: a kernel name ending (upsample_bilinear2d_backward_out_cuda) -> the device it runs on
+_KERNEL_DEVICES = {"_cuda": "cuda", "_mps": "mps", "_cpu": "cpu", "_xpu": "xpu"}
+_DTYPE_MARKERS = ("not implemented for '", "but is a ", "dtype=torch.", "dtype ")
+#: words that say the text is about a gradient, an export or a conversion
+_BACKWARD_WORDS = {"backward", "gradient", "gradients", "grad", "autodiff", "gradienttape", "requires_grad"}
+_EXPORT_ONNX_WORDS = {"onnx", "symbolic", "dynamo_export", "torchscript"}
+_CONVERT_WORDS = {"coremltools", "convert", "mlmodel"}
+_TFLITE_WORDS = {"tflite", "tflitecontverter", "tfliteconverter"}
+#: "<library> <version>"-like markers and the library they name
+_VERSION_MARKERS = (("torch.onnx.export version ", "torch"), ("torch==", "torch"), ("pytorch version: ", "torch"),
+                    ("torch version: ", "torch"), ("/torch-", "torch"), ("opencv(", "opencv"),
+                    ("onnxruntime==", "onnxruntime"), ("onnxruntime version: ", "onnxruntime"),
+                    ("/onnxruntime-", "onnxruntime"), ("tensorflow==", "tensorflow"), ("tensorflow version: ", "tensorflow"),
+                    ("tensorflow-cpu==", "tensorflow"), ("keras==", "keras"), ("jax==", "jax"), ("mlx-", "mlx"),
+                    ("mlx==", "mlx"), ("pillow==", "pillow"), ("coremltools-", "coremltools"),
+                    ("coremltools==", "coremltools"), ("tensorrt==", "tensorrt"), ("burn-ndarray-", "burn"),
+                    ("burn-tch-", "burn"), ("burn-cubecl-", "burn"), ("burn-core-", "burn"), ("burn-wgpu-", "burn"),
+                    ("candle-core-", "candle"))
+#: phrases after which a library names the mode the caller asked for ("(got bicubic)", "interpolation=area")
+_MODE_SLOTS = ("(got ", "interpolation=", "interpolation: ", "resize method \"", "resize method is not implemented: ",
+               "mode attribute is ", "upsampling algorithm: ", "unsupported mode ", "resampling filter (",
+               "attr 'method' of \"")
+_VERSION = re.compile(r"v?(\d{1,2}\.\d{1,3}(?:\.\d{1,4})?(?:[-.](?:pre|rc|dev|a|b)\.?\d*)?)")
+_TOKEN = re.compile(r"[a-z0-9_]+")
+_HEX = re.compile(r"^[0-9a-f]{7,64}$")
+#: at most this many occurrences of one marker are read (a log repeating a line says nothing new)
+_MAX_HITS = 2000
+
+
+@dataclass(frozen=True)
+class Clues:
+    """Everything :func:`read_clues` found; empty fields mean the text does not say."""
+
+    words: frozenset = frozenset()
+    ops: tuple = ()                 # resize operation keys ("bilinear2d", "bicubic2d_aa", "area2d", "tf_area")
+    foreign_ops: tuple = ()         # other operators the text is about (grid_sampler_2d, _linalg_solve_ex)
+    libraries: frozenset = frozenset()
+    devices: frozenset = frozenset()
+    modes: frozenset = frozenset()  # families named by words or by the operations
+    op_modes: frozenset = frozenset()
+    named_modes: tuple = ()         # the mode word the library quotes back ("(got cubic)" -> "cubic")
+    antialias: bool | None = None   # True when the text names an antialiased kernel or antialias=True
+    direction: str = "forward"      # forward | backward | double_backward | export_onnx | export_coreml | export_tflite
+    opsets: tuple = ()
+    dtypes: frozenset = frozenset()
+    versions: dict = field(default_factory=dict)   # library -> release read in the text
+    commits: tuple = ()             # hex hashes (a torch release's git version)
+
+    def to_dict(self) -> dict:
+        return {"ops": list(self.ops), "foreign_ops": list(self.foreign_ops), "libraries": sorted(self.libraries),
+                "devices": sorted(self.devices), "modes": sorted(self.modes), "named_modes": list(self.named_modes),
+                "direction": self.direction,
+                "opsets": list(self.opsets), "dtypes": sorted(self.dtypes), "versions": dict(self.versions)}
+
+
+def op_key(token: str) -> tuple[str, bool] | None:
+    """(resize operation key, names a gradient) for an operator token, or None when it is not a resize."""
+    token = token.lower().lstrip(":")
+    m = _TORCH_OP.match(token)
+    if m:
+        mode = {"bilineard": "bilinear"}.get(m.group(1), m.group(1))
+        return f"{mode}{m.group(2)}d{m.group(3) or ''}", "backward" in token
+    m = _POOL_OP.match(token)
+    if m:
+        return f"area{m.group(1)}d", "backward" in token
+    if token in NAMED_OPS:
+        return NAMED_OPS[token], token.endswith("grad")
+    return None
+
+
+def op_mode(key: str) -> str | None:
+    """The mode family of an operation key ("bicubic2d_aa" -> "cubic")."""
+    stem = re.sub(r"\d+d(_aa)?$", "", key)
+    return OP_MODES.get(stem)
+
+
+def tokens(text: str) -> set[str]:
+    """The words of ``text`` (lower case), without numbers and hex hashes, read in bounded chunks."""
+    out: set[str] = set()
+    step = limits.DIAGNOSE_CHUNK_CHARS
+    start = 0
+    while start < len(text):
+        stop = min(len(text), start + step)
+        if stop < len(text):  # end the chunk at a separator so no word is cut
+            cut = text.rfind("\n", start, stop)
+            stop = cut + 1 if cut > start else stop
+        out.update(_TOKEN.findall(text[start:stop].lower()))
+        start = stop
+    return {t for t in out if len(t) > 1 and not t.isdigit() and not (_HEX.match(t) and any(c.isdigit() for c in t))}
+
+
+def _after(lower: str, marker: str, length: int = 80):
+    """The text right after each occurrence of ``marker`` (one str.find pass)."""
+    at, hits = lower.find(marker), 0
+    while at >= 0 and hits < _MAX_HITS:
+        yield lower[at + len(marker): at + len(marker) + length]
+        at, hits = lower.find(marker, at + len(marker)), hits + 1
+
+
+def _before(lower: str, marker: str, length: int = 80):
+    at, hits = lower.find(marker), 0
+    while at >= 0 and hits < _MAX_HITS:
+        yield lower[max(0, at - length): at]
+        at, hits = lower.find(marker, at + len(marker)), hits + 1
+
+
+def _names_after(lower: str, markers) -> list[str]:
+    names = []
+    for marker in markers:
+        for tail in _after(lower, marker):
+            m = re.match(r"['\"]?(?:aten::|::|cv::)?([a-z0-9_.]+)", tail)
+            if m:
+                names.append(m.group(1).split(".")[0])
+    return names
+
+
+def _named_operators(lower: str) -> list[str]:
+    """Operator names that follow the phrases libraries put before them, or precede a determinism alert."""
+    names = _names_after(lower, _OP_MARKERS)
+    for head in _before(lower, " does not have a deterministic implementation"):
+        m = re.search(r"([a-z0-9_]+)$", head)
+        if m:
+            names.append(m.group(1))
+    return names
+
+
+#: operators that are not resizes but share words with them (bicubic grid_sampler, roi_align)
+FOREIGN_WORDS = ("grid_sampler", "grid_sample", "affine_grid", "roi_align", "scatter_add", "index_put")
+_ERROR_WORDS = ("error", "exception", "not implemented", "not supported", "failed", "panicked")
+
+
+def _foreign_subjects(lower: str) -> list[str]:
+    """Foreign operators named on a line that reports an error (not in passing, as in a log of skipped ops)."""
+    found = []
+    for word in FOREIGN_WORDS:
+        at, hits = lower.find(word), 0
+        while at >= 0 and hits < _MAX_HITS:
+            start, stop = lower.rfind("\n", 0, at) + 1, lower.find("\n", at)
+            line = lower[start: stop if stop >= 0 else len(lower)]
+            if any(e in line for e in _ERROR_WORDS):
+                found.append(word)
+                break
+            at, hits = lower.find(word, at + len(word)), hits + 1
+    return found
+
+
+def read_operators(lower: str, words) -> tuple[tuple, bool, tuple, set]:
+    """(resize operation keys, whether one is a gradient, other operators named, devices of the kernels)."""
+    ops, grads, devices = set(), False, set()
+    for word in words:
+        found = op_key(word)
+        if found:
+            ops.add(found[0])
+            grads = grads or found[1]
+            devices.update(d for suffix, d in _KERNEL_DEVICES.items() if word.endswith(suffix))
+    foreign = []
+    for name in _named_operators(lower):
+        found = op_key(name)
+        if found:
+            ops.add(found[0])
+            grads = grads or found[1]
+        elif name in _GENERIC_RESIZE:
+            ops.add(_GENERIC_RESIZE[name])
+        elif not name.startswith(("upsample", "interpolat", "resize", "function", "__")) and len(name) > 1:
+            foreign.append(name)
+    ops.update(_GENERIC_RESIZE[n] for n in _names_after(lower, _RESIZE_MARKERS) if n in _GENERIC_RESIZE)
+    foreign += _foreign_subjects(lower)
+    return tuple(sorted(ops)), grads, tuple(dict.fromkeys(foreign)), devices
+
+
+def _named_modes(lower: str) -> tuple:
+    found = []
+    for marker in _MODE_SLOTS:
+        for tail in _after(lower, marker, 24):
+            m = re.match(r"['\"]?([a-z0-9_-]+)", tail)
+            if m and not m.group(1).isdigit():
+                found.append(m.group(1).replace("_", "-").strip("-"))
+    return tuple(dict.fromkeys(found))
+
+
+def _direction(words: set, op_grads: bool, lower: str) -> str:
+    if "differentiate interpolate backward" in lower or any(
+            re.match(r":? ?[a-z]*grad\b", tail) for tail in _after(lower, "registry has no entry for", 40)):
+        return "double_backward"
+    if words & _TFLITE_WORDS or "tensorflow lite" in lower:
+        return "export_tflite"
+    if "coremltools" in words or "convert function for op" in lower or "core ml" in lower:
+        return "export_coreml"
+    if words & _EXPORT_ONNX_WORDS and ({"export", "exporting", "exporter", "symbolic", "opset"} & words) \
+            and "onnxruntimeerror" not in words:
+        return "export_onnx"
+    if op_grads or words & _BACKWARD_WORDS:
+        return "backward"
+    return "forward"
+
+
+def _opsets(lower: str) -> tuple:
+    found = []
+    for marker in ("opset version ", "opset_version=", "opset ", "resize(", "domain_version of ", "target version "):
+        for tail in _after(lower, marker, 6):
+            m = re.match(r"\$?(\d{1,2})\b", tail)
+            if m and 1 <= int(m.group(1)) <= 30:
+                found.append(int(m.group(1)))
+    return tuple(dict.fromkeys(found))
+
+
+def _dtypes(lower: str, words: set) -> frozenset:
+    found = set()
+    for marker in _DTYPE_MARKERS:
+        for tail in _after(lower, marker, 12):
+            m = re.match(r"([a-z0-9]+)", tail)
+            if m and m.group(1) in DTYPE_WORDS:
+                found.add(DTYPE_WORDS[m.group(1)])
+    found.update(DTYPE_WORDS[w] for w in ("float16", "bfloat16", "float64", "uint8") if w in words)
+    return frozenset(found)
+
+
+def _versions(lower: str) -> dict:
+    found: dict = {}
+    for marker, library in _VERSION_MARKERS:
+        if library in found:
+            continue
+        for tail in _after(lower, marker, 24):
+            m = _VERSION.match(tail)
+            if m:
+                found[library] = m.group(1)
+                break
+    return found
+
+
+def read_clues(text: str) -> Clues:
+    """The clues of an error text (see the module docstring)."""
+    lower = text.lower()
+    words = tokens(text)
+    ops, grads, foreign, devices = read_operators(lower, words)
+    devices.update(DEVICE_WORDS[w] for w in words if w in DEVICE_WORDS)
+    op_modes = frozenset(m for m in (op_mode(k) for k in ops) if m)
+    named = _named_modes(lower)
+    modes = set(op_modes) | {MODE_WORDS[w] for w in words if w in MODE_WORDS}
+    if "nearest" in words and "exact" in words:
+        modes.add("nearest-exact")
+    libraries = {LIBRARY_WORDS[w] for w in words if w in LIBRARY_WORDS}
+    libraries.update(LIBRARY_ALSO[w] for w in words if w in LIBRARY_ALSO)
+    commits = tuple(dict.fromkeys(m.group(1) for tail in _after(lower, "commit hash ", 44)
+                                  if (m := re.match(r"([0-9a-f]{7,40})", tail))))
+    antialias = True if any(k.endswith("aa") for k in ops) or {"antialias", "true"} <= words else None
+    return Clues(words=frozenset(words), ops=ops, foreign_ops=foreign, libraries=frozenset(libraries),
+                 devices=frozenset(devices), modes=frozenset(modes), op_modes=op_modes, named_modes=named,
+                 antialias=antialias,
+                 direction=_direction(words, grads, lower), opsets=_opsets(lower), dtypes=_dtypes(lower, words),
+                 versions=_versions(lower), commits=commits)

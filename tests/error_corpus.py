@@ -1,0 +1,94 @@
+"""The corpus of real error texts diagnose is scored on, and the scoring rule.
+
+``tests/data/error_corpus/core.json`` holds the core set (130 texts: 110 resize errors from public issue
+threads, library sources and runs of the real libraries, and 20 negatives that share boilerplate with them);
+``extended.json`` holds 154 more (older releases, near-duplicates).  Each entry keeps its link (``source``)
+and the expected answer.
+
+A resize error is diagnosed correctly when diagnose matches it and its first finding names the expected
+library, a record whose modes include the expected mode (or every mode) and the expected operation; a
+negative is correct when diagnose answers "not a known resize error".
+
+    python tests/error_corpus.py            # accuracy on both sets, and every miss
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).parent / "data" / "error_corpus"
+#: the corpus' operation names -> the knowledge base's
+OPERATIONS = {"inference": {"forward", "convention"}, "forward": {"forward", "convention"},
+              "build_engine": {"forward", "convention"}, "convert": {"export_coreml", "export_tflite", "forward"},
+              "backward": {"backward"}, "double_backward": {"double_backward"},
+              "export_onnx": {"export_onnx"}, "export_coreml": {"export_coreml"}}
+
+
+def load(name: str = "core") -> list[dict]:
+    return json.loads((HERE / f"{name}.json").read_text())
+
+
+def _libraries(record, kb) -> set[str]:
+    libraries = {record.library} | {kb.backends[b].library for b in record.backends}
+    if record.operation == "export_onnx":
+        libraries.add("onnx-export")
+    if record.operation == "export_coreml":
+        libraries.add("coreml")
+    return libraries
+
+
+def _mode_fits(record, expected_mode, kb) -> bool:
+    if expected_mode is None or "*" in record.modes:
+        return True
+    from explorer.conventions import mode_names as names
+    wanted = expected_mode.lower().replace("_", "-")
+    for bid in record.backends:
+        table = kb.backends[bid].mode_table()
+        families = {table[m] for m in record.modes if m in table}
+        family = names.generic_family(expected_mode) or next(
+            (f for m, f in table.items() if m.lower().replace("_", "-") == wanted), None)
+        if family in families or wanted in {m.lower().replace("_", "-") for m in record.modes}:
+            return True
+    return False
+
+
+def verdict(entry: dict, diagnosis) -> str | None:
+    """None when the diagnosis is right; else what is wrong with it."""
+    from explorer.advisor import knowledge
+    expected = entry["expected"]
+    if not expected["is_resize_error"]:
+        return None if not diagnosis.matched else f"matched {diagnosis.findings[0].record_id} (a negative)"
+    if not diagnosis.matched:
+        return "not matched"
+    kb = knowledge.load()
+    record = kb.record(diagnosis.findings[0].record_id)
+    if expected["library"] not in _libraries(record, kb):
+        return f"library: {record.id} is not {expected['library']}"
+    if not _mode_fits(record, expected["mode"], kb):
+        return f"mode: {record.id} has {record.modes}, expected {expected['mode']}"
+    if record.operation not in OPERATIONS[expected["operation"]]:
+        return f"operation: {record.id} is {record.operation}, expected {expected['operation']}"
+    return None
+
+
+def score(name: str = "core") -> tuple[float, list[tuple[str, str]]]:
+    """(accuracy, [(entry id, what went wrong)]) of diagnose on one set."""
+    import explorer
+    entries = load(name)
+    misses = []
+    for entry in entries:
+        wrong = verdict(entry, explorer.diagnose(entry["text"]))
+        if wrong:
+            misses.append((entry["id"], wrong))
+    return 1 - len(misses) / len(entries), misses
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).parents[1]))
+    for name in ("core", "extended"):
+        accuracy, misses = score(name)
+        print(f"{name}: {accuracy:.1%} of {len(load(name))} texts diagnosed correctly")
+        for entry_id, wrong in misses:
+            print(f"  {entry_id}: {wrong}")
