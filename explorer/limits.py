@@ -49,3 +49,12 @@ MEASURE_BYTES = 64 * 2**20
 DIAGNOSE_MAX_CHARS = 64 * 2**20
 #: diagnose reads a text in chunks of this many characters, so its word lists stay small whatever the text.
 DIAGNOSE_CHUNK_CHARS = 2**20
+#: A text up to this long is read whole; of a longer one diagnose reads what an engineer reads: the head, the
+#: tail and the surroundings of the lines that report an error (the sizes below), so its work past the one
+#: scan for those lines does not grow with the length of the log.
+DIAGNOSE_WHOLE_CHARS = 64 * 2**10
+DIAGNOSE_HEAD_CHARS = 8 * 2**10
+DIAGNOSE_TAIL_CHARS = 32 * 2**10
+#: characters read on each side of an error word, and how many such places (the last ones) are read
+DIAGNOSE_CONTEXT_CHARS = 1000
+DIAGNOSE_MAX_PLACES = 200

@@ -113,6 +113,7 @@ class Clues:
     """Everything :func:`read_clues` found; empty fields mean the text does not say."""
 
     words: frozenset = frozenset()
+    focus: frozenset = frozenset()  # the words of the lines that report an error (what a fragment is compared to)
     ops: tuple = ()                 # resize operation keys ("bilinear2d", "bicubic2d_aa", "area2d", "tf_area")
     foreign_ops: tuple = ()         # other operators the text is about (grid_sampler_2d, _linalg_solve_ex)
     libraries: frozenset = frozenset()
@@ -153,6 +154,34 @@ def op_mode(key: str) -> str | None:
     """The mode family of an operation key ("bicubic2d_aa" -> "cubic")."""
     stem = re.sub(r"\d+d(_aa)?$", "", key)
     return OP_MODES.get(stem)
+
+
+#: words that mark the lines an engineer reads first in a long log (the error, the panic, the warning)
+_ANCHORS = ("error", "exception", "panicked", "warning", "not implemented", "not supported", "unsupported",
+            "failed", "assert", "traceback", "not currently", "cannot", "can't", "could not", "unknown", "invalid",
+            "not lowered", "not found", "deprecated", "aten::", "implemented", "requires", "only compatible",
+            "unable", "must", "should")
+
+
+def excerpt(text: str) -> str:
+    """What of ``text`` is read: all of it when short; else its head, its tail and the surroundings of the last
+    places that report an error.  One pass of ``str.rfind`` per anchor word, then bounded work."""
+    if len(text) <= limits.DIAGNOSE_WHOLE_CHARS:
+        return text
+    lower = text.lower()
+    reach = limits.DIAGNOSE_CONTEXT_CHARS
+    places = []
+    for anchor in _ANCHORS:
+        at, hits = lower.rfind(anchor), 0
+        while at >= 0 and hits < limits.DIAGNOSE_MAX_PLACES:
+            places.append(at)
+            at, hits = lower.rfind(anchor, 0, max(0, at - reach)), hits + 1
+    pieces = {}
+    for at in sorted(places, reverse=True)[: limits.DIAGNOSE_MAX_PLACES]:
+        piece = text[max(0, at - reach): at + reach]
+        pieces.setdefault(piece, None)  # a repeated line is read once
+    head, tail = text[: limits.DIAGNOSE_HEAD_CHARS], text[-limits.DIAGNOSE_TAIL_CHARS:]
+    return "\n".join([head, *pieces, tail])
 
 
 def tokens(text: str) -> set[str]:
@@ -310,7 +339,8 @@ def _versions(lower: str) -> dict:
 
 
 def read_clues(text: str) -> Clues:
-    """The clues of an error text (see the module docstring)."""
+    """The clues of an error text (see the module docstring); a long text is read through :func:`excerpt`."""
+    text = excerpt(text)
     lower = text.lower()
     words = tokens(text)
     ops, grads, foreign, devices = read_operators(lower, words)
@@ -325,7 +355,11 @@ def read_clues(text: str) -> Clues:
     commits = tuple(dict.fromkeys(m.group(1) for tail in _after(lower, "commit hash ", 44)
                                   if (m := re.match(r"([0-9a-f]{7,40})", tail))))
     antialias = True if any(k.endswith("aa") for k in ops) or {"antialias", "true"} <= words else None
-    return Clues(words=frozenset(words), ops=ops, foreign_ops=foreign, libraries=frozenset(libraries),
+    focus = set()
+    for line in lower.splitlines():
+        if any(a in line for a in _ANCHORS):
+            focus.update(_TOKEN.findall(line))
+    return Clues(words=frozenset(words), focus=frozenset(focus & words), ops=ops, foreign_ops=foreign, libraries=frozenset(libraries),
                  devices=frozenset(devices), modes=frozenset(modes), op_modes=op_modes, named_modes=named,
                  antialias=antialias,
                  direction=_direction(words, grads, lower), opsets=_opsets(lower), dtypes=_dtypes(lower, words),

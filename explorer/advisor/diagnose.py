@@ -37,13 +37,12 @@ COVERED = 0.7
 FRAGMENT = 0.85
 #: and the words in common weigh at least this much (about two words no other text has)
 MIN_WEIGHT = 9.0
-#: words any error may say: a known text made of these alone ("division by zero") matches only when the text
-#: also names the record's library
-COMMON_WORDS = frozenset("""a an and are as at be but by can cannot could did does error expected failed false for
-from got has have if in input is it must no not of on one only or output should support supported supports that the
-this to true type use value was when with zero division index out bounds invalid argument unexpected keyword
-attribute object none int float list tuple size sizes shape dimension dimensions greater than mode modes
-implemented""".split())#: answers within this share of the best score are given too
+#: words any error may say: a short known text made of these alone ("division by zero") matches only when the
+#: pasted text also names the record's library
+COMMON_WORDS = frozenset("""a an and are as at be but by can cannot could for from got has have if in is it must
+no not of on or should that the this to was with zero division index out bounds invalid argument unexpected
+keyword error value type""".split())
+#: answers within this share of the best score are given too
 TIES = 0.9
 
 
@@ -237,15 +236,16 @@ def _candidates(words: set, clues: Clues) -> list[_Candidate]:
     for w in known_words:
         for i in index.containing[w]:
             matched[i] = matched.get(i, 0.0) + index.weight[w]
-    pasted = sum(index.weight[w] for w in known_words) or 1.0
+    focus = (clues.focus or words) & index.weight.keys()
+    pasted = sum(index.weight[w] for w in focus) or 1.0
     out = []
     for i, weight in matched.items():
         k, total = index.known[i], index.totals[i]
         coverage = weight / total if total else 0.0
-        fragment = weight / pasted
+        fragment = sum(index.weight[w] for w in k.words & focus) / pasted
         if weight < min(MIN_WEIGHT, 0.9 * total) or (coverage < COVERED and fragment < FRAGMENT):
             continue
-        if k.words <= COMMON_WORDS and not (clues.libraries & _record_libraries(k.record)):
+        if len(k.words) <= 4 and k.words <= COMMON_WORDS and not (clues.libraries & _record_libraries(k.record)):
             continue
         gate = _op_gate(k, clues)
         if gate is None:

@@ -1,0 +1,155 @@
+"""diagnose on the corpus of real error texts (tests/data/error_corpus), on fragments and inside long logs,
+and the shape of its work: linear in the length of the text, counted without a clock."""
+
+from __future__ import annotations
+
+import random
+import sys
+
+import pytest
+
+import explorer
+from explorer import limits
+
+from error_corpus import load, score, verdict
+
+CORE = load("core")
+EXTENDED = load("extended")
+
+
+def test_corpus_is_real_and_sourced():
+    """Every entry keeps the link (or the run) it came from and the answer it is scored against."""
+    assert len(CORE) >= 60 and len({e["id"] for e in CORE + EXTENDED}) == len(CORE) + len(EXTENDED)
+    for entry in CORE + EXTENDED:
+        assert entry["text"].strip() and entry["source"].strip()
+        assert entry["retrieved"] in ("measured", "quoted")
+        if entry["retrieved"] == "quoted":
+            assert entry["source"].startswith("https://"), entry["id"]
+        assert {"library", "mode", "operation", "is_resize_error"} <= set(entry["expected"])
+    assert sum(not e["expected"]["is_resize_error"] for e in CORE) >= 15  # look-alike negatives
+
+
+def test_core_accuracy_is_at_least_90_percent():
+    accuracy, misses = score("core")
+    assert accuracy >= 0.90, misses
+
+
+def test_extended_accuracy_is_at_least_90_percent():
+    accuracy, misses = score("extended")
+    assert accuracy >= 0.90, misses
+
+
+@pytest.mark.parametrize("entry", [e for e in CORE if e["expected"]["is_resize_error"]], ids=lambda e: e["id"])
+def test_a_resize_error_is_found_inside_a_long_log(entry):
+    """The same answer when the text sits in the middle of a 1 MB training log."""
+    rng = random.Random(entry["id"])
+    noise = "\n".join(f"step {i} loss={rng.random():.4f} lr={rng.random():.2e} images/s={rng.randint(1, 900)}"
+                      for i in range(12_000))
+    alone = explorer.diagnose(entry["text"])
+    inside = explorer.diagnose(noise + "\n" + entry["text"] + "\n" + noise[: len(noise) // 3])
+    if verdict(entry, alone) is None:
+        assert verdict(entry, inside) is None, [f.record_id for f in inside.findings]
+
+
+@pytest.mark.parametrize("entry", [e for e in CORE if not e["expected"]["is_resize_error"]], ids=lambda e: e["id"])
+def test_a_negative_stays_negative_in_a_traceback(entry):
+    text = ('Traceback (most recent call last):\n  File "/home/u/train.py", line 88, in <module>\n'
+            "    loss.backward()\n" + entry["text"])
+    assert not explorer.diagnose(text).matched
+
+
+def test_the_message_line_alone_is_enough():
+    """For measured tracebacks, the last line (the exception) gives the same record as the whole traceback."""
+    checked = 0
+    for entry in CORE:
+        if entry["retrieved"] != "measured" or not entry["expected"]["is_resize_error"]:
+            continue
+        whole = explorer.diagnose(entry["text"])
+        last = [line for line in entry["text"].splitlines() if line.strip()][-1]
+        if not whole.matched or len(last) < 40 or "Error" not in last:
+            continue
+        first = explorer.diagnose(last)
+        assert first.matched and first.findings[0].record_id in [f.record_id for f in whole.findings], entry["id"]
+        checked += 1
+    assert checked >= 15
+
+
+def test_paths_hashes_and_line_numbers_do_not_change_the_answer():
+    text = next(e["text"] for e in CORE if e["id"] == "torch-cpu-uint8-area")
+    moved = (text.replace("/work/venv/lib/python3.11/site-packages", r"C:\Users\me\miniconda3\Lib\site-packages")
+             .replace("line 5211", "line 4090").replace("line 1447", "line 1213"))
+    assert [f.record_id for f in explorer.diagnose(text).findings] == \
+        [f.record_id for f in explorer.diagnose(moved).findings]
+
+
+def test_the_answer_names_record_backend_mode_operation_cause_releases_and_fixes():
+    text = next(e["text"] for e in CORE if e["id"] == "torch-mps-old-wording-bicubic-comfyui")
+    answer = explorer.diagnose(text)
+    finding = answer.findings[0]
+    assert finding.record_id == "torch-mps-bicubic-missing"
+    assert (finding.backend, finding.mode, finding.operation) == ("torch", "bicubic", "forward")
+    assert "2.6" in finding.versions and finding.message and finding.fixes
+    assert "mps" in answer.clues.devices and "2.6" in answer.message
+
+
+def test_the_release_a_text_names_is_read():
+    new = explorer.diagnose(next(e["text"] for e in CORE if e["id"] == "torch-mps-new-wording-bicubic-aa-traceback"))
+    assert "torch 2.6.0" in new.message  # the commit hash 2236df17... is 2.6.0's
+    assert new.findings[0].record_id == "torch-mps-bicubic-aa-forward-missing"
+
+
+def test_too_long_a_text_is_refused_clearly():
+    with pytest.raises(ValueError, match="characters"):
+        explorer.diagnose("x" * (limits.DIAGNOSE_MAX_CHARS + 1))
+
+
+# ----------------------------------------------------------------------------------------------- the work
+def _work(text: str) -> int:
+    """Python lines executed plus C functions called while diagnosing ``text`` (a clock-free measure)."""
+    count = [0]
+
+    def trace(frame, event, arg):
+        count[0] += 1
+        return trace
+
+    def profile(frame, event, arg):
+        if event == "c_call":
+            count[0] += 1
+
+    sys.settrace(trace)
+    sys.setprofile(profile)
+    try:
+        explorer.diagnose(text)
+    finally:
+        sys.settrace(None)
+        sys.setprofile(None)
+    return count[0]
+
+
+def _log(size: int, rng: random.Random) -> str:
+    lines, n = [], 0
+    error = next(e["text"] for e in CORE if e["id"] == "torch-cuda-det-bilinear-backward-out-cuda-wrapped")
+    while n < size:
+        line = f"epoch {rng.randint(0, 99)} loss={rng.random():.5f} warning: slow step {rng.randint(0, 10**6)}"
+        lines.append(line)
+        n += len(line) + 1
+    return "\n".join(lines) + "\n" + error
+
+
+SHAPES = {
+    "log with warnings and an error": lambda size, rng: _log(size, rng),
+    "one traceback repeated": lambda size, rng: (CORE[0]["text"] + "\n") * max(1, size // len(CORE[0]["text"])),
+    "one long line": lambda size, rng: "a" * size + " upsample_bilinear2d_backward_out_cuda does not have",
+    "unique words": lambda size, rng: " ".join(f"w{rng.getrandbits(40):x}" for _ in range(size // 12)),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_work_grows_at_most_linearly_with_the_text(shape):
+    explorer.diagnose(CORE[0]["text"])  # the index of known texts is built once, outside the measure
+    sizes = [2**k for k in range(12, 23, 2)]  # 4 KB ... 4 MB
+    work = [_work(SHAPES[shape](size, random.Random(size))) for size in sizes]
+    for small, large, w_small, w_large in zip(sizes, sizes[1:], work, work[1:]):
+        assert w_large <= (large / small) * w_small * 1.1 + 5_000, (shape, sizes, work)
+    assert work[-1] <= (sizes[-1] / sizes[0]) * work[0] * 1.1 + 5_000, (shape, sizes, work)
