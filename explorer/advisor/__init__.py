@@ -66,7 +66,7 @@ def backends() -> list[BackendInfo]:
 
     >>> torch = next(b for b in backends() if b.id == "torch")
     >>> torch.versions[:3], torch.newest, torch.opsets[:3]
-    (('2.0', '2.1', '2.2'), '2.13.0', (7, 9, 10))
+    (('2.0', '2.1', '2.2'), '2.13.0', (7, 10, 11))
     """
     kb = load()
     out = []
