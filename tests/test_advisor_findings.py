@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 import explorer
-from explorer.advisor import knowledge
 
 from advisor_queries import KB, REACHABLE, query as _query
 

@@ -73,7 +73,20 @@ def test_a_new_backend_resets_its_version_and_device_unless_given():
     s.apply(s.validate({"backend": "burn-wgpu"}))
     assert s["device"] is None and s["version"] is None
     s.apply(s.validate({"backend": "torch", "device": "cuda", "version": "2.13.0"}))
-    assert (s["backend"], s["device"], s["version"]) == ("torch", "cuda", "2.13.0")
+    assert (s["backend"], s["device"], s["version"]) == ("torch", "cuda", "2.13")  # the era of 2.13.0
+
+
+def test_any_checked_release_is_kept_as_its_era_and_others_are_refused():
+    s = State()
+    assert s.validate({"version": "2.5.1"})["version"] == "2.5"
+    assert s.validate({"version": "2.11.0"})["version"] == "2.10"  # no torch record changes at 2.11
+    with pytest.raises(ValueError, match="version='1.13.1'"):
+        s.validate({"version": "1.13.1"})
+    with pytest.raises(ValueError, match="version='banana'"):
+        s.validate({"version": "banana"})
+    assert s.validate({"backend": "onnxruntime", "opset": 12})["opset"] == 11  # Resize-11 holds at 12
+    with pytest.raises(ValueError, match="opset"):
+        s.validate({"backend": "pillow", "opset": 18})
 
 
 def test_images_are_names_arrays_or_files(tmp_path):

@@ -102,16 +102,27 @@ def test_tabs_refresh_lazily_when_opened(app):
 def test_backend_changes_update_version_and_device_choices(app):
     app.set(tab="backends")
     app.controls["backend"].widget.value = "burn-wgpu"
-    versions = list(app.controls["version"].widget.options)
-    assert versions[0] == "latest" and "0.22.0-pre.2" in versions
-    assert list(app.controls["device"].widget.options) == ["default", "gpu"]
-    app.controls["version"].widget.value = "0.21.0"
-    assert app.state["version"] == "0.21.0"
+    labels, versions = zip(*app.controls["version"].widget.options)
+    assert versions[0] == "latest" and "0.22.0-pre.2" in versions and "0.18.0" in versions
+    assert "0.18.x" in labels and "0.15.0 – 0.17.x" in labels  # each choice is an era of the records' ranges
+    assert [v for _, v in app.controls["device"].widget.options] == ["default", "gpu"]
+    assert app.controls["opset"].widget.disabled  # Burn has no ONNX opsets
+    app.controls["version"].widget.value = "0.21.0-pre.4"
+    assert app.state["version"] == "0.21.0-pre.4"
     app.controls["device"].widget.value = "gpu"
     assert app.state["device"] == "gpu"
     app.controls["backend"].widget.value = "torch"
     assert app.state["version"] is None and app.controls["version"].widget.value == "latest"
     assert app.state["device"] is None and app.controls["device"].widget.value == "default"
+    app.controls["backend"].widget.value = "onnxruntime"
+    assert not app.controls["opset"].widget.disabled
+    assert [o for _, o in app.controls["opset"].widget.options][1:] == [7, 10, 11, 13, 18, 23]
+    app.controls["opset"].widget.value = 10
+    app.set(mode="bilinear")
+    shown = app.tabs["backends"].findings.value
+    assert "onnx-resize10-asymmetric-linear" in str([f.record_id for f in app.tabs["backends"].data.findings]) \
+        or "asymmetric" in shown
+    assert "releases:" in shown
 
 
 def png(array):

@@ -26,7 +26,7 @@ from .knowledge_checks import validate
 from .lint import LintIssue, lint
 from .scan import Scan, ScannedNode, scan
 from .smoke import SmokeCase, smoke_matrix
-from .versions import scope_text
+from .versions import era_label, parse_version, scope_text
 
 
 @dataclass(frozen=True)
@@ -59,6 +59,21 @@ class BackendInfo:
     def eras(self) -> list[tuple[str, str | None]]:
         """(first release, next era's first release or None) for each version choice."""
         return list(zip(self.versions, list(self.versions[1:]) + [None]))
+
+    @property
+    def version_choices(self) -> list[tuple[str, str]]:
+        """(label, version) for each era: ``("2.6 – 2.7.x", "2.6")``."""
+        return [(era_label(start, stop, self.newest), start) for start, stop in self.eras]
+
+    def era_of(self, version: str) -> str | None:
+        """The first release of the era ``version`` belongs to (None outside the releases checked)."""
+        key = parse_version(version)
+        if not load().libraries[self.library].in_scope(version):
+            return None
+        for start, stop in self.eras:
+            if parse_version(start) <= key and (stop is None or key < parse_version(stop)):
+                return start
+        return None
 
 
 def backends() -> list[BackendInfo]:

@@ -9,7 +9,7 @@ expressions with no nested repetition), so the work grows linearly with the leng
 ...                "implementation, but you set 'torch.use_deterministic_algorithms(True)'.")
 >>> c.ops, sorted(c.devices), c.direction
 (('bilinear2d',), ['cuda'], 'backward')
->>> read_clues("The operator 'aten::_linalg_solve_ex.result' is not currently implemented for the MPS device").foreign_ops
+>>> read_clues("The operator 'aten::_linalg_solve_ex.result' is not currently implemented for MPS").foreign_ops
 ('_linalg_solve_ex',)
 """
 
@@ -91,7 +91,8 @@ _TFLITE_WORDS = {"tflite", "tflitecontverter", "tfliteconverter"}
 _VERSION_MARKERS = (("torch.onnx.export version ", "torch"), ("torch==", "torch"), ("pytorch version: ", "torch"),
                     ("torch version: ", "torch"), ("/torch-", "torch"), ("opencv(", "opencv"),
                     ("onnxruntime==", "onnxruntime"), ("onnxruntime version: ", "onnxruntime"),
-                    ("/onnxruntime-", "onnxruntime"), ("tensorflow==", "tensorflow"), ("tensorflow version: ", "tensorflow"),
+                    ("/onnxruntime-", "onnxruntime"), ("tensorflow==", "tensorflow"),
+                    ("tensorflow version: ", "tensorflow"),
                     ("tensorflow-cpu==", "tensorflow"), ("keras==", "keras"), ("jax==", "jax"), ("mlx-", "mlx"),
                     ("mlx==", "mlx"), ("pillow==", "pillow"), ("coremltools-", "coremltools"),
                     ("coremltools==", "coremltools"), ("tensorrt==", "tensorrt"), ("burn-ndarray-", "burn"),
@@ -359,8 +360,8 @@ def read_clues(text: str) -> Clues:
     for line in lower.splitlines():
         if any(a in line for a in _ANCHORS):
             focus.update(_TOKEN.findall(line))
-    return Clues(words=frozenset(words), focus=frozenset(focus & words), ops=ops, foreign_ops=foreign, libraries=frozenset(libraries),
-                 devices=frozenset(devices), modes=frozenset(modes), op_modes=op_modes, named_modes=named,
-                 antialias=antialias,
+    return Clues(words=frozenset(words), focus=frozenset(focus & words), ops=ops, foreign_ops=foreign,
+                 libraries=frozenset(libraries), devices=frozenset(devices), modes=frozenset(modes),
+                 op_modes=op_modes, named_modes=named, antialias=antialias,
                  direction=_direction(words, grads, lower), opsets=_opsets(lower), dtypes=_dtypes(lower, words),
                  versions=_versions(lower), commits=commits)

@@ -83,7 +83,8 @@ class Setup:
             raise ArgumentTypeError(f"align_corners must be True, False or None, got {align_corners!r}")
         if not isinstance(antialias, (bool, np.bool_)):
             raise ArgumentTypeError(f"antialias must be True or False, got {antialias!r}")
-        if isinstance(spatial_dims, bool) or not isinstance(spatial_dims, (int, np.integer)) or not 1 <= spatial_dims <= 4:
+        if (isinstance(spatial_dims, bool) or not isinstance(spatial_dims, (int, np.integer))
+                or not 1 <= spatial_dims <= 4):
             raise ArgumentValueError(f"spatial_dims={spatial_dims!r} is not valid; choose 1, 2, 3 or 4")
         if export is not None:
             if not isinstance(export, str) or export.strip().lower() not in EXPORTS:

@@ -123,6 +123,26 @@ def describe_range(library: str, versions: VersionRange, scope: VersionRange | N
     return f"{library} releases {stop}"
 
 
+def era_label(start: str, stop: str | None, newest: str | None = None) -> str:
+    """How a version choice reads: the releases from ``start`` up to (not including) ``stop``, or, for the
+    last era, up to the newest release checked.
+
+    >>> era_label("2.6", "2.8"), era_label("2.5", "2.6"), era_label("2.13", None, "2.13.0")
+    ('2.6 – 2.7.x', '2.5.x', '2.13 (newest checked)')
+    >>> era_label("0.21.0-pre.4", "0.22.0-pre.1"), era_label("2.18", None, "2.21.0")
+    ('0.21.0-pre.4 – before 0.22.0-pre.1', '2.18 – 2.21.0')
+    """
+    if stop is None:
+        if newest is None or parse_version(newest) == parse_version(start):
+            return f"{start} (newest checked)"
+        return f"{start} – {newest}"
+    a, b = parse_version(start), parse_version(stop)
+    if b[3:] == (9, 0) and a[3:] == (9, 0) and b[2] == 0 and b[1] > 0 and a[0] == b[0]:
+        last = f"{b[0]}.{b[1] - 1}"
+        return f"{last}.x" if (a[0], a[1]) == (b[0], b[1] - 1) and a[2] == 0 else f"{start} – {last}.x"
+    return f"{start} – before {stop}"
+
+
 def scope_text(scope: VersionRange) -> str:
     """``2.0 up to (not including) 2.14`` for a library's scope."""
     return describe_range("", scope).strip()

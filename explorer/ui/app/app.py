@@ -36,7 +36,7 @@ from .tabs import TAB_CLASSES, fix_code
 #: A user image larger than this (longer side, pixels) is reduced to it, with a message.
 
 _SHARED_ROWS = (("image", "upload", "mode", "reference", "scale", "size"),
-                ("modes", "align_corners", "antialias", "library", "backend", "version", "device", "training",
+                ("modes", "align_corners", "antialias", "library", "backend", "version", "opset", "device", "training",
                  "crop_x", "crop_y"))
 
 
@@ -45,7 +45,7 @@ class App:
 
     ``app.state`` is a read-only mapping of every setting (:data:`explorer.ui.app.state.DEFAULTS`):
     ``tab, image, mode, modes, reference, scale, size, align_corners, antialias, library, libraries, backend,
-    version, device, training, upstream, seed, rect, crop, length, sample, content, priorities, targets,
+    version, opset, device, training, upstream, seed, rect, crop, length, sample, content, priorities, targets,
     frameworks``.  ``app.set(**changes)`` validates every change first (a bad value raises a ValueError naming
     the key, the value and the choices, and shows the same message in the app), then redraws the visible tab;
     errors while computing (an unsupported combination, a size too small) appear in the panels and in the
@@ -65,7 +65,7 @@ class App:
     * one class per control, ``explorer-<key>`` with dashes: ``explorer-image``, ``explorer-upload``,
       ``explorer-mode``, ``explorer-modes``, ``explorer-reference``, ``explorer-scale``, ``explorer-size``,
       ``explorer-align-corners``, ``explorer-antialias``, ``explorer-library``, ``explorer-libraries``,
-      ``explorer-backend``, ``explorer-version``, ``explorer-device``, ``explorer-training``,
+      ``explorer-backend``, ``explorer-version``, ``explorer-opset``, ``explorer-device``, ``explorer-training``,
       ``explorer-upstream``, ``explorer-seed``, ``explorer-crop-x``, ``explorer-crop-y``, ``explorer-length``,
       ``explorer-sample``, ``explorer-content``, ``explorer-priorities``, ``explorer-targets``,
       ``explorer-frameworks``;
@@ -332,14 +332,23 @@ class App:
             self._syncing = False
 
     def _sync_backend_options(self):
-        versions, devices = self.state.backends.get(self.state["backend"], ((), ()))
+        """The version, opset and device choices of the backend: the eras and opsets where some answer of the
+        knowledge base changes (labelled by the releases each covers), and the backend's devices."""
+        entry = self.state.backends.get(self.state["backend"])
+        info = entry[3] if entry else None
+        versions = info.version_choices if info else []
+        opsets = [(str(o), o) for o in entry[2]] if entry else []
+        devices = [(d, d) for d in entry[1]] if entry else []
         was = self._syncing
         self._syncing = True
         try:
-            for key, extra, values in (("version", LATEST, versions), ("device", DEFAULT, devices)):
+            for key, extra, values in (("version", LATEST, versions), ("opset", DEFAULT, opsets),
+                                       ("device", DEFAULT, devices)):
                 control = self.controls[key]
-                control.widget.options = [extra, *values]
+                control.widget.options = [(extra, extra), *values]
                 control.widget.value = control.to_widget(self.state[key])
+                if key == "opset":
+                    control.widget.disabled = not values
         finally:
             self._syncing = was
 

@@ -118,6 +118,10 @@ def build_controls(state) -> dict:
                                                  style=_DESC, layout=_NARROW),
                            to_widget=lambda v: LATEST if v is None else v,
                            from_widget=lambda v: None if v == LATEST else v)
+    c["opset"] = Control("opset", W.Dropdown(options=[DEFAULT], value=DEFAULT, description="opset",
+                                             style=_DESC, layout=_NARROW),
+                         to_widget=lambda v: DEFAULT if v is None else v,
+                         from_widget=lambda v: None if v == DEFAULT else v)
     c["device"] = Control("device", W.Dropdown(options=[DEFAULT], value=DEFAULT, description="device",
                                                style=_DESC, layout=_NARROW),
                           to_widget=lambda v: DEFAULT if v is None else v,
@@ -171,7 +175,7 @@ CSS_CLASSES = {
     "controls by key": "explorer-<key> with dashes: explorer-image, explorer-upload, explorer-mode, "
                        "explorer-modes, explorer-reference, explorer-scale, explorer-size, explorer-align-corners, "
                        "explorer-antialias, explorer-library, explorer-libraries, explorer-backend, "
-                       "explorer-version, explorer-device, explorer-training, explorer-upstream, explorer-seed, "
+                       "explorer-version, explorer-opset, explorer-device, explorer-training, explorer-upstream, explorer-seed, "
                        "explorer-crop-x, explorer-crop-y, explorer-length, explorer-sample, explorer-content, "
                        "explorer-priorities, explorer-targets, explorer-frameworks",
     "export": "explorer-export-png, explorer-export-config, explorer-export-code (buttons), explorer-export "

@@ -50,6 +50,7 @@ DEFAULTS = {
     "libraries": ("torch", "tensorflow", "jax", "opencv", "pillow"),
     "backend": "torch",
     "version": None,
+    "opset": None,
     "device": None,
     "training": True,
     "upstream": "ones",
@@ -66,10 +67,11 @@ DEFAULTS = {
 
 
 def backend_table() -> dict:
-    """backend id -> (versions, devices), from the compatibility advisor."""
+    """backend id -> (versions, devices, opsets, advisor BackendInfo); the version and opset choices are the
+    releases and opsets where some answer of the knowledge base changes."""
     from ...advisor import backends
 
-    return {b.id: (tuple(b.versions), tuple(b.devices)) for b in backends()}
+    return {b.id: (tuple(b.versions), tuple(b.devices), tuple(b.opsets), b) for b in backends()}
 
 
 class State(Mapping):
@@ -130,6 +132,7 @@ class State(Mapping):
             # another backend has other versions and devices: keep them only when given with it
             out.setdefault("version", _check_version(self, changes.get("version"), changes))
             out.setdefault("device", _check_device(self, changes.get("device"), changes))
+            out.setdefault("opset", _check_opset(self, changes.get("opset"), changes))
         return out
 
 
@@ -228,14 +231,32 @@ def _backend_of(state, changes):
 
 
 def _check_version(state, value, changes):
+    """Any release the knowledge base checked, kept as the first release of its era (same answers)."""
     if value is None:
         return None
-    versions = state.backends.get(_backend_of(state, changes), ((), ()))[0]
-    value = str(value)
-    if value not in versions:
+    entry = state.backends.get(_backend_of(state, changes))
+    versions = entry[0] if entry else ()
+    value = str(value).strip()
+    try:
+        era = entry[3].era_of(value) if entry else None
+    except ValueError:
+        era = None
+    if era is None:
         raise choice_error("version", value, versions or ("None",),
+                           context=f"for backend {_backend_of(state, changes)!r} (a release from "
+                                   f"{versions[0] if versions else '-'} on)")
+    return era
+
+
+def _check_opset(state, value, changes):
+    if value is None:
+        return None
+    entry = state.backends.get(_backend_of(state, changes))
+    opsets = entry[2] if entry else ()
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not opsets or value < opsets[0]:
+        raise choice_error("opset", value, [str(o) for o in opsets] or ["None"],
                            context=f"for backend {_backend_of(state, changes)!r}")
-    return value
+    return max(o for o in opsets if o <= value)
 
 
 def _check_device(state, value, changes):
@@ -273,6 +294,7 @@ _CHECKS = {
     "libraries": _subset(LIBRARIES, "libraries"),
     "backend": _backend,
     "version": _check_version,
+    "opset": _check_opset,
     "device": _check_device,
     "training": _bool("training"),
     "upstream": _choice(tuple(UPSTREAMS), "upstream"),

@@ -203,7 +203,7 @@ class LibrariesTab(Tab):
 
 class BackendsTab(Tab):
     name, title = "backends", "Backends"
-    keys = RESIZE_KEYS + ("backend", "version", "device", "training", "mode")
+    keys = RESIZE_KEYS + ("backend", "version", "opset", "device", "training", "mode")
 
     def make_view(self, fig):
         from ..views.backends import BackendsView
@@ -226,7 +226,8 @@ class BackendsTab(Tab):
         s = self.app.state
         return compute_backends(MODES, s["backend"], version=s["version"], device=s["device"],
                                 training=s["training"], align_corners=s["align_corners"], antialias=s["antialias"],
-                                mode=s["mode"], image=self.app.image, scale=s["scale"], size=s["size"])
+                                mode=s["mode"], image=self.app.image, scale=s["scale"], size=s["size"],
+                                opset=s["opset"])
 
     def show(self, data):
         parts = [f"<b>{html.escape(data.mode)} on {html.escape(data.backend)}</b>"]
@@ -236,6 +237,8 @@ class BackendsTab(Tab):
             text = f"<span style='color:{colour}'><b>{f.severity}</b></span>: {html.escape(f.message)}"
             if f.error_text:
                 text += f"<br><code>{html.escape(f.error_text)}</code>"
+            if f.versions:
+                text += f"<br><small>releases: {html.escape(f.versions)}</small>"
             items.append(f"<li>{text}</li>")
         parts.append("<ul>" + "".join(items) + "</ul>" if items else "<p>no findings</p>")
         if data.fixes:

@@ -53,7 +53,7 @@ def call_options(mode, align_corners, antialias):
 
 
 @lru_cache(maxsize=128)
-def support_grid(modes, backend, version, device, training, align_corners, antialias, sizes=()):
+def support_grid(modes, backend, version, device, training, align_corners, antialias, sizes=(), opset=None):
     """(uses, status, messages) of the support grid: :func:`explorer.check` for every mode and use
     (cached: the advisor's answers depend only on these arguments)."""
     import explorer as ex
@@ -67,7 +67,7 @@ def support_grid(modes, backend, version, device, training, align_corners, antia
         ac, aa = call_options(m, align_corners, antialias)
         for use in uses:
             findings = ex.check(mode=m, backend=backend, version=version, device=device, align_corners=ac,
-                                antialias=aa, **USES[use], **sizes)
+                                antialias=aa, opset=opset, **USES[use], **sizes)
             relevant = [f for f in findings if f.operation in _OPERATIONS[use] and f.severity != "info"]
             worst = "ok"
             for f in relevant:
@@ -82,7 +82,7 @@ def support_grid(modes, backend, version, device, training, align_corners, antia
 
 
 def compute_backends(modes, backend, *, version=None, device=None, training=True, align_corners=False,
-                     antialias=False, mode=None, image=None, scale=None, size=None) -> BackendsData:
+                     antialias=False, mode=None, image=None, scale=None, size=None, opset=None) -> BackendsData:
     """Run :func:`explorer.check` for every mode and use; with ``image``, also the findings and the measured
     fixes of ``mode`` (default: the first of ``modes``) from :func:`explorer.suggest_fixes`."""
     import explorer as ex
@@ -93,7 +93,7 @@ def compute_backends(modes, backend, *, version=None, device=None, training=True
         probe = ImageResize(modes[0] if modes else "bilinear", scale=scale, size=size)
         sizes = dict(input_size=tuple(image.shape[:2]), output_size=probe.output_size(image.shape))
     uses, status, messages = support_grid(tuple(modes), backend, version, device, training, align_corners,
-                                          antialias, tuple(sorted(sizes.items())))
+                                          antialias, tuple(sorted(sizes.items())), opset)
     data = BackendsData(backend, version, device, list(modes), list(uses), dict(status), dict(messages),
                         mode or "")
     current = mode or (modes[0] if modes else None)
@@ -101,7 +101,7 @@ def compute_backends(modes, backend, *, version=None, device=None, training=True
         ac, aa = call_options(current, align_corners, antialias)
         data.mode = current
         data.findings = ex.check(mode=current, backend=backend, training=training, version=version,
-                                 device=device, align_corners=ac, antialias=aa, **sizes)
+                                 device=device, align_corners=ac, antialias=aa, opset=opset, **sizes)
         if image is not None:
             x = np.ascontiguousarray(np.moveaxis(image, 2, 0))[None].astype(np.float32)
             kw = dict(size=size) if size is not None else dict(scale_factor=scale)

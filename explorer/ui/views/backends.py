@@ -86,6 +86,8 @@ def findings_text(data: BackendsData, width: int = 100, limit: int | None = None
         lines.append(S.wrap(f"{f.severity}: {f.message}", width))
         if f.error_text:
             lines.append(S.wrap(f"    raises: {f.error_text}", width))
+        if f.versions:
+            lines.append(S.wrap(f"    releases: {f.versions}", width))
     if not data.findings:
         lines.append("no findings")
     for k, fix in enumerate(data.fixes[:limit], 1):
