@@ -94,8 +94,8 @@ _VERSION_MARKERS = (("torch.onnx.export version ", "torch"), ("torch==", "torch"
                     ("/onnxruntime-", "onnxruntime"), ("tensorflow==", "tensorflow"),
                     ("tensorflow version: ", "tensorflow"),
                     ("tensorflow-cpu==", "tensorflow"), ("keras==", "keras"), ("jax==", "jax"), ("mlx-", "mlx"),
-                    ("mlx==", "mlx"), ("pillow==", "pillow"), ("coremltools-", "coremltools"),
-                    ("coremltools==", "coremltools"), ("tensorrt==", "tensorrt"), ("burn-ndarray-", "burn"),
+                    ("mlx==", "mlx"), ("pillow==", "pillow"), ("coremltools-", "coreml"),
+                    ("coremltools==", "coreml"), ("tensorrt==", "tensorrt"), ("burn-ndarray-", "burn"),
                     ("burn-tch-", "burn"), ("burn-cubecl-", "burn"), ("burn-core-", "burn"), ("burn-wgpu-", "burn"),
                     ("candle-core-", "candle"))
 #: phrases after which a library names the mode the caller asked for ("(got bicubic)", "interpolation=area")

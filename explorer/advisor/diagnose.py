@@ -350,7 +350,7 @@ def _summary(findings: list[Finding], clues: Clues, candidates: list[_Candidate]
     if version is not None:
         where = "prints" if k.versions.contains(version) else "does not print"
         text += f" The text names {k.record.library} {version}, which {where} this wording."
-    elif k.wording:
+    elif not k.versions.every:
         text += f" This wording is printed by {describe_range(k.record.library, k.versions)}."
     if len(findings) > 1:
         text += f" {len(findings) - 1} other record(s) fit as well: see below."
