@@ -342,9 +342,8 @@ def _version_findings(setup: Setup) -> list[Finding]:
             f"older than {lib.oldest}, the oldest checked")
     return [Finding("warning", f"{lib.name} {setup.requested_version} is {side}: the findings below read the "
                                "records' version ranges as written, so a fact may have changed "
-                               f"{'since' if newer else 'before'} (checked: {scope_text(lib.scope)}; "
-                               f"{lib.scope_source}).", source=lib.scope_source, backend=setup.backend.id,
-                    versions=scope_text(lib.scope))]
+                               f"{'since' if newer else 'before'} (releases checked: {scope_text(lib.scope)}).",
+                    source=lib.scope_source, backend=setup.backend.id, versions=scope_text(lib.scope))]
 
 
 def versions_text(record: Record) -> str:
