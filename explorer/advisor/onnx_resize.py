@@ -322,10 +322,7 @@ def _constant(graph: _Graph, name: str):
 
 def _fold(graph: _Graph, name: str):
     """Evaluate ``name`` from constants and static shapes through shape arithmetic, or None."""
-    onnx = _onnx()
-    from onnx import helper
-    from onnx.reference import ReferenceEvaluator
-
+    _onnx()
     nodes, feeds, budget = [], {}, [FOLD_BYTES]
     visited = set()
 
@@ -346,23 +343,11 @@ def _fold(graph: _Graph, name: str):
         node = graph.producer(value_name)
         if node is None or node.op_type not in FOLDABLE or node.domain not in ("", "ai.onnx"):
             return False
-        if node.op_type == "Shape":
-            shape = graph.shape(node.input[0])
-            if shape is None or not all(_is_length(d) for d in shape):
+        if node.op_type in ("Shape", "Size"):
+            value = _static_shape_value(graph, node)
+            if value is None:
                 return False
-            start = end = None
-            for attr in node.attribute:
-                if attr.name == "start":
-                    start = attr.i
-                elif attr.name == "end":
-                    end = attr.i
-            feeds[value_name] = np.asarray(shape[start:end], dtype=np.int64)
-            return True
-        if node.op_type == "Size":
-            shape = graph.shape(node.input[0])
-            if shape is None or not all(_is_length(d) for d in shape):
-                return False
-            feeds[value_name] = np.asarray(math.prod(shape), dtype=np.int64)
+            feeds[value_name] = value
             return True
         if len(nodes) >= _MAX_FOLD_NODES:
             return False
@@ -374,16 +359,33 @@ def _fold(graph: _Graph, name: str):
     try:
         if not visit(name):
             return None
-        if name in feeds:
-            return feeds[name]
-        inputs = [helper.make_tensor_value_info(k, onnx.helper.np_dtype_to_tensor_dtype(v.dtype), v.shape)
-                  for k, v in feeds.items()]
-        sub = helper.make_graph(nodes, "fold", inputs, [helper.make_tensor_value_info(name, 0, None)])
-        sub_model = helper.make_model(sub, opset_imports=[helper.make_opsetid("", graph_opset(graph))])
-        (value,) = ReferenceEvaluator(sub_model).run([name], feeds)
-        return np.asarray(value)
+        return feeds[name] if name in feeds else _evaluate(nodes, feeds, name, graph_opset(graph))
     except Exception:  # noqa: BLE001 - anything the evaluator cannot do stays unevaluated
         return None
+
+
+def _static_shape_value(graph: _Graph, node):
+    """The value of a Shape (with its start/end) or Size node whose input has a fully static shape, or None."""
+    shape = graph.shape(node.input[0])
+    if shape is None or not all(_is_length(d) for d in shape):
+        return None
+    if node.op_type == "Size":
+        return np.asarray(math.prod(shape), dtype=np.int64)
+    bounds = {attr.name: attr.i for attr in node.attribute if attr.name in ("start", "end")}
+    return np.asarray(shape[bounds.get("start"):bounds.get("end")], dtype=np.int64)
+
+
+def _evaluate(nodes, feeds: dict, name: str, opset: int):
+    """Run ``nodes`` on ``feeds`` with ONNX's reference evaluator and return the value ``name``."""
+    from onnx import helper
+    from onnx.reference import ReferenceEvaluator
+
+    inputs = [helper.make_tensor_value_info(k, helper.np_dtype_to_tensor_dtype(v.dtype), v.shape)
+              for k, v in feeds.items()]
+    sub = helper.make_graph(nodes, "fold", inputs, [helper.make_tensor_value_info(name, 0, None)])
+    sub_model = helper.make_model(sub, opset_imports=[helper.make_opsetid("", opset)])
+    (value,) = ReferenceEvaluator(sub_model).run([name], feeds)
+    return np.asarray(value)
 
 
 def graph_opset(graph: _Graph) -> int:
@@ -452,6 +454,31 @@ def _expand(values, axes, rank, fill):
     return tuple(out)
 
 
+def _input_values(graph: _Graph, by_role: dict) -> tuple[dict, dict]:
+    """({role: where its value comes from}, {role: its value as a tuple}) for the roi, scales and sizes inputs.
+    An empty tensor stands for an absent input; a runtime value has a source and no value."""
+    sources, values = {}, {}
+    for role, convert in (("roi", _short), ("scales", _short), ("sizes", int)):
+        value, source = _value(graph, by_role.get(role, ""))
+        if source is None or (value is not None and value.size == 0):
+            continue
+        sources[role] = source
+        if value is not None:
+            values[role] = tuple(convert(v) for v in value.reshape(-1))
+    return sources, values
+
+
+def _upsample_attribute_scales(node, op_version: int, attributes: dict):
+    """Upsample's scales given as attributes (``scales`` in opset 7-8, height/width_scale before 7), or None."""
+    if node.op_type != "Upsample":
+        return None
+    if op_version < 7 and attributes.get("height_scale") is not None:
+        return (1.0, 1.0, float(attributes["height_scale"]), float(attributes["width_scale"]))
+    if attributes.get("scales") is not None:
+        return tuple(_short(v) for v in attributes["scales"])
+    return None
+
+
 def _node(graph: _Graph, node, opset: int) -> ResizeNode:
     schema = _schema(node.op_type, opset)
     op_version = schema.since_version if schema is not None else opset
@@ -464,29 +491,11 @@ def _node(graph: _Graph, node, opset: int) -> ResizeNode:
     output_shape = graph.shape(node.output[0]) if node.output else None
     rank = len(input_shape) if input_shape is not None else None
 
-    sources, roi, scales, sizes = {}, None, None, None
-    for role in ("roi", "scales", "sizes"):
-        value, source = _value(graph, by_role.get(role, ""))
-        if source is None:
-            continue
-        if value is not None and value.size == 0:  # an empty tensor stands for an absent input
-            continue
-        sources[role] = source
-        if value is None:
-            continue
-        flat = value.reshape(-1)
-        if role == "roi":
-            roi = tuple(_short(v) for v in flat)
-        elif role == "scales":
-            scales = tuple(_short(v) for v in flat)
-        else:
-            sizes = tuple(int(v) for v in flat)
-    if node.op_type == "Upsample" and "scales" in attributes and attributes["scales"] is not None:
-        scales = tuple(_short(v) for v in attributes["scales"])
-        sources["scales"] = "constant"
-    if node.op_type == "Upsample" and op_version < 7 and attributes.get("height_scale") is not None:
-        scales = (1.0, 1.0, float(attributes["height_scale"]), float(attributes["width_scale"]))
-        sources["scales"] = "constant"
+    sources, values = _input_values(graph, by_role)
+    roi, scales, sizes = values.get("roi"), values.get("scales"), values.get("sizes")
+    upsample_scales = _upsample_attribute_scales(node, op_version, attributes)
+    if upsample_scales is not None:
+        scales, sources["scales"] = upsample_scales, "constant"
 
     axes = attributes.get("axes")
     if axes is not None and rank is not None:

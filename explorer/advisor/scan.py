@@ -162,8 +162,8 @@ class Scan(list):
     def __str__(self):
         what = "training" if self.training else "inference"
         version = f" {self.version}" if self.version else ""
-        lines = [f"{self.model}: {len(self)} resize(s); {self.backend}{version} ({what}), "
-                 f"{self.errors} error(s)", "", self.table()]
+        lines = [(f"{self.model}: {len(self)} resize(s); {self.backend}{version} ({what}), "
+                 f"{self.errors} error(s)"), "", self.table()]
         for n in self:
             lines.append("")
             lines.append(f"{n.node} ({n.op_type}{', ' + n.location if n.location else ''}): {_mode_text(n.attributes)}")
@@ -326,68 +326,79 @@ def measure(first: NodeCall, second: NodeCall, what: str, seed: int = 0) -> Meas
 
 def _burn_findings(node: ResizeNode, call: NodeCall, found, backend, setup_args, path) -> tuple[list, list]:
     """(findings for the chosen Burn release, the outcome of every release) for one ONNX node."""
-    setup = Setup.of(mode="Nearest", backend=backend.id, version=setup_args["version"])
-    version = setup.version
-    arithmetic = _burn_backend(backend.id)
-    releases, outcomes = [], {}
-    for era in burn_import.eras():
-        outcome = burn_import.import_node(node, era, path)
-        entry = outcome.to_dict()
-        if not outcome.fails:
-            burn = _burn_call(node, call, outcome, arithmetic)
-            result = measure(call, burn, "Burn import against ONNX Runtime")
-            entry["measurement"] = None if result is None else result.to_dict()
-            outcomes[era.id] = (outcome, burn, result)
-        else:
-            outcomes[era.id] = (outcome, None, None)
-        releases.append(entry)
+    version = Setup.of(mode="Nearest", backend=backend.id, version=setup_args["version"]).version
+    outcomes, releases = _burn_releases(node, call, path, _burn_backend(backend.id))
     era = burn_import.era_for(version)
     outcome, burn, result = outcomes[era.id]
-    findings = []
     later = [e for e in burn_import.eras() if e.versions.clauses and _after(e, era)]
     fixed_in = next((e for e in later if outcomes[e.id][2] is not None and outcomes[e.id][2].identical), None)
     burn_equivalent = next((c for c in found if c.library == "burn"), None)
     fixes = _burn_fixes(node, outcome, burn_equivalent, fixed_in, backend, setup_args["training"], version)
-    where = f"Burn {version}"
+    finding = _burn_import_finding(node, call, era, (outcome, burn, result), fixes, backend, f"Burn {version}")
     if outcome.fails:
-        findings.append(Finding(
+        return [finding], releases
+    backend_findings = _burn_backend_findings(node, call, outcome, backend, setup_args)
+    return [finding] + (_measured_away(backend_findings) if result is not None else backend_findings), releases
+
+
+def _burn_releases(node: ResizeNode, call: NodeCall, path, arithmetic) -> tuple[dict, list]:
+    """Each Burn import era's outcome for the node: ({era id: (outcome, Burn's call, measurement)}, report rows)."""
+    releases, outcomes = [], {}
+    for era in burn_import.eras():
+        outcome = burn_import.import_node(node, era, path)
+        entry = outcome.to_dict()
+        burn = result = None
+        if not outcome.fails:
+            burn = _burn_call(node, call, outcome, arithmetic)
+            result = measure(call, burn, "Burn import against ONNX Runtime")
+            entry["measurement"] = None if result is None else result.to_dict()
+        outcomes[era.id] = (outcome, burn, result)
+        releases.append(entry)
+    return outcomes, releases
+
+
+def _burn_import_finding(node, call, era, measured, fixes, backend, where) -> Finding:
+    """What the chosen release's ONNX import makes of the node: a panic, the same numbers, or other numbers."""
+    outcome, burn, result = measured
+    if outcome.fails:
+        return Finding(
             severity="error", backend=backend.id, operation="forward", status="fails", error_type="panic",
             error_text=outcome.error_text,
             message=f"{where}'s ONNX import ({era.importer}) stops at this node: it cannot express "
                     f"{_condition_text(outcome.condition, node)}.",
-            source=era.source, evidence="source", fixes=fixes))
-        return findings, releases
+            source=era.source, evidence="source", fixes=fixes)
     ac = "" if outcome.mode == "Nearest" else (
         ", align_corners grid (Burn has no option)" if outcome.align_corners is None
         else f".with_align_corners({str(outcome.align_corners).lower()})")
     head = f"{where} imports this node as InterpolateMode::{outcome.mode}{ac}"
-    ignored = ("; it ignores " + ", ".join(f"{a}={node.attributes.get(a)}" for a in outcome.ignored)
-               if outcome.ignored else "")
+    if outcome.ignored:
+        head += "; it ignores " + ", ".join(f"{a}={node.attributes.get(a)}" for a in outcome.ignored)
     if result is None:
-        findings.append(Finding(
+        return Finding(
             severity="warning", backend=backend.id, operation="convention", status="unknown",
-            message=f"{head}{ignored}; not measured: one plane of this node exceeds the measuring limit.",
-            source=era.source, evidence="source", fixes=fixes))
-    elif result.identical:
-        findings.append(Finding(
+            message=f"{head}; not measured: one plane of this node exceeds the measuring limit.",
+            source=era.source, evidence="source", fixes=fixes)
+    lengths = _lengths_text(*_sizes(call))
+    if result.identical:
+        return Finding(
             severity="info", backend=backend.id, operation="convention", status="supported",
-            message=f"{head}{ignored}: same numbers as ONNX Runtime on {_lengths_text(*_sizes(call))} ({result}).",
-            source=era.source, evidence="source"))
-    else:
-        if call.scale_factor is not None:
-            fixes.extend(_size_instead_of_scale(call, burn, backend))
-        findings.append(Finding(
-            severity="differs", backend=backend.id, operation="convention", status="differs",
-            message=f"{head}{ignored}: it computes other numbers than ONNX Runtime on "
-                    f"{_lengths_text(*_sizes(call))} ({result}).",
-            source=era.source, evidence="source", fixes=fixes))
+            message=f"{head}: same numbers as ONNX Runtime on {lengths} ({result}).",
+            source=era.source, evidence="source")
+    if call.scale_factor is not None:
+        fixes.extend(_size_instead_of_scale(call, burn, backend))
+    return Finding(
+        severity="differs", backend=backend.id, operation="convention", status="differs",
+        message=f"{head}: it computes other numbers than ONNX Runtime on {lengths} ({result}).",
+        source=era.source, evidence="source", fixes=fixes)
+
+
+def _burn_backend_findings(node, call, outcome, backend, setup_args) -> list[Finding]:
+    """The knowledge base's findings for the imported Burn mode on the chosen backend, release and device."""
     n, m = _sizes(call)
-    backend_findings = check(mode=outcome.mode, backend=backend.id, training=setup_args["training"],
-                             version=setup_args["version"], device=setup_args["device"],
-                             align_corners=outcome.align_corners, spatial_dims=max(1, min(len(n), 4)),
-                             scale_factor=node.scales is not None, input_size=n, output_size=m, reference=None)
-    findings.extend(_measured_away(backend_findings) if result is not None else backend_findings)
-    return findings, releases
+    return check(mode=outcome.mode, backend=backend.id, training=setup_args["training"],
+                 version=setup_args["version"], device=setup_args["device"],
+                 align_corners=outcome.align_corners, spatial_dims=max(1, min(len(n), 4)),
+                 scale_factor=node.scales is not None, input_size=n, output_size=m, reference=None)
 
 
 def _measured_away(findings: list[Finding]) -> list[Finding]:
@@ -600,4 +611,4 @@ def scan(model, example_inputs=None, backend=None, training=False, version=None,
     return Scan(nodes, b.id, version_text, bool(training), device, name)
 
 
-__all__ = ["scan", "Scan", "ScannedNode", "Measurement", "equivalents", "measure"]
+__all__ = ["Measurement", "Scan", "ScannedNode", "equivalents", "measure", "scan"]

@@ -122,39 +122,43 @@ def _from_graph(exported) -> list[ResizeCall]:
         stack = node.meta.get("stack_trace", "") or ""
         if mode == "area" and stack and not _AREA_CALLER.search(stack):
             continue
-        args = list(node.args)
-        source, out = args[0], node.meta.get("val")
+        source, out = node.args[0], node.meta.get("val")
         if not hasattr(source, "meta") or "val" not in source.meta or out is None:
             continue
         input_shape, output_shape = _shape(source.meta["val"]), _shape(out)
-        spatial = len(input_shape) - 2
-        size = scale = None
-        align = None
-        overload = node.target._overloadname
-        if mode == "area":
-            size = tuple(output_shape[2:])
-        elif overload == "vec":
-            size = args[1] if len(args) > 1 else None
-            if takes_align:
-                align = bool(args[2]) if len(args) > 2 else False
-                scale = args[3] if len(args) > 3 else None
-            else:
-                scale = args[2] if len(args) > 2 else None
-        else:  # the .default overloads: output size, [align_corners], then one optional scale per axis
-            size = args[1]
-            rest = args[2:]
-            if takes_align:
-                align, rest = bool(rest[0]), rest[1:]
-            scales = list(rest[:spatial]) + [None] * (spatial - len(rest[:spatial]))
-            if all(s is not None for s in scales):
-                scale = scales
-        scale = None if scale is None else tuple(float(s) for s in scale)
-        size = None if size is None or scale is not None else tuple(int(s) for s in size)
+        size, scale, align = _aten_arguments(node, mode, takes_align, len(input_shape) - 2)
         if size is None and scale is None:
             size = tuple(output_shape[2:])
         calls.append(ResizeCall(node.name, op, mode, size, scale, align, antialias, input_shape, output_shape,
                                 _location(stack), _module_path(node)))
     return calls
+
+
+def _aten_arguments(node, mode: str, takes_align: bool, spatial: int) -> tuple:
+    """(size, scale, align_corners) of an exported aten upsample call; a size only when no scale is given.
+
+    The ``.vec`` overloads take (input, output_size, [align_corners], scale_factors); the ``.default`` ones take
+    (input, output_size, [align_corners], one optional scale per axis). Area calls are read by their output."""
+    args = list(node.args)
+    size = scale = align = None
+    if mode == "area":
+        return tuple(_shape(node.meta["val"])[2:]), None, None
+    if node.target._overloadname == "vec":
+        size = args[1] if len(args) > 1 else None
+        rest = args[2:]
+        if takes_align:
+            align, rest = (bool(rest[0]) if rest else False), rest[1:]
+        scale = rest[0] if rest else None
+    else:
+        size, rest = args[1], args[2:]
+        if takes_align:
+            align, rest = bool(rest[0]), rest[1:]
+        scales = list(rest[:spatial]) + [None] * (spatial - len(rest[:spatial]))
+        if all(s is not None for s in scales):
+            scale = scales
+    scale = None if scale is None else tuple(float(s) for s in scale)
+    size = None if size is None or scale is not None else tuple(int(s) for s in size)
+    return size, scale, align
 
 
 def _recorded(module, example_inputs, kwargs) -> list[ResizeCall]:
