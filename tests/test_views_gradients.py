@@ -109,7 +109,6 @@ def test_gradients_figure_draws():
     assert len([ax for ax in fig.axes if ax.get_visible()]) >= 4
 
 
-@pytest.mark.skipif(not hasattr(explorer, "library_resize_transpose"), reason="the library presets are missing")
 def test_a_library_without_gradients_shows_the_transpose_and_says_so():
     data = compute_gradients(IMAGE, ["bilinear"], "random", scale=0.5, library="opencv", seed=3)
     r = data.results["bilinear"]
