@@ -187,3 +187,22 @@ def test_an_unchanged_shape_is_copied_whatever_the_scales_or_roi():
     np.testing.assert_array_equal(scaled, x)
     same = library_resize(x, library="onnx", mode="cubic", scale_factor=(1.1, 1.1), axes=(0, 1))
     np.testing.assert_array_equal(same, x)
+
+
+@pytest.mark.parametrize("mode", ["linear", "cubic"])
+@pytest.mark.parametrize("exclude_outside", [0, 1])
+def test_antialias_with_align_corners_stretches_by_the_scale(mode, exclude_outside):
+    """Note [antialias with align_corners] in explorer.conventions.onnx: samples at i (n-1)/(m-1), kernel
+    stretched by n/m, whether the output comes from sizes or from scales."""
+    options = dict(coordinate_transformation_mode="align_corners", antialias=1, exclude_outside=exclude_outside)
+    for h, w, H, W in [(31, 37, 15, 23), (31, 37, 10, 12), (9, 13, 1, 5), (9, 13, 4, 1), (20, 20, 7, 3),
+                       (31, 37, 47, 61)]:
+        x = image(("aa-ac", mode, h, w), (h, w))
+        want = ort_resize(x, mode, sizes=(H, W), **options)
+        got = library_resize(x, (H, W), library="onnx", mode=mode, **options)
+        np.testing.assert_allclose(got, want, rtol=0, atol=1e-5, err_msg=f"{h}x{w} -> {H}x{W}")
+    for h, w, sh, sw in [(31, 37, 0.37, 0.62), (13, 7, 0.3, 0.8)]:
+        x = image(("aa-ac-scales", mode, h, w), (h, w))
+        want = ort_resize(x, mode, scales=[np.float32(sh), np.float32(sw)], **options)
+        got = library_resize(x, library="onnx", mode=mode, scale_factor=(sh, sw), axes=(0, 1), **options)
+        np.testing.assert_allclose(got, want, rtol=0, atol=1e-5, err_msg=f"{h}x{w} x ({sh}, {sw})")

@@ -7,6 +7,11 @@ Opset 10 has no attributes but ``mode``: coordinates are asymmetric and ONNX Run
 when downsampling and truncates when upsampling (``nearest_mode="simple"``).  Coordinates are float32,
 ``x = (i + 0.5) / scale - 0.5`` (``index_arithmetic="onnxruntime"``).
 
+Note [antialias with align_corners]: with ``antialias=1`` and ``align_corners`` ONNX Runtime places the
+samples at ``i * (n-1)/(m-1)`` but stretches the kernel by the scale, ``n/m`` (or ``1/scale``), not by the
+sample spacing ``(n-1)/(m-1)`` (measured against ONNX Runtime 1.32, CPU); taps outside the image follow
+``exclude_outside`` as usual.
+
 >>> from explorer.conventions import preset
 >>> spec = preset("onnx", "nearest", coordinate_transformation_mode="asymmetric", nearest_mode="floor")
 >>> spec.coordinate_transformation_mode, spec.nearest_mode, spec.index_arithmetic
@@ -104,6 +109,9 @@ class Onnx(Library):
                       index_arithmetic="onnxruntime")
         if mode == "nearest":
             fields["nearest_mode"] = options["nearest_mode"]
+        if fields["antialias"] and fields["coordinate_transformation_mode"] == "align_corners":
+            # Note [antialias with align_corners]: the stretch is the sizes' ratio, not (n-1)/(m-1)
+            fields["coordinate_transformation_mode"] = "onnx_antialias_align_corners"
         if options["roi"] is not None:
             fields["roi"] = options["roi"]
         return Spec(**fields)

@@ -60,6 +60,10 @@ def _align_corners(i, s, g):
     return i * s
 
 
+def _align_corners_own_step(i, s, g):
+    return i * _step_align_corners(g)
+
+
 def _asymmetric(i, s, g):
     return i * s
 
@@ -111,6 +115,9 @@ TRANSFORMS: dict[str, Transform] = {
                   "ONNX roi, TF crop_and_resize"),
         Transform("pytorch_antialias_align_corners", _step_align_corners, _half_pixel,
                   "x = (i + 0.5) * (n-1)/(m-1) - 0.5", "PyTorch antialias=True with align_corners=True"),
+        Transform("onnx_antialias_align_corners", _step_from_sizes_or_factor, _align_corners_own_step,
+                  "x = i * (n-1)/(m-1); the antialias stretch is n/m (or 1/f)",
+                  "ONNX Runtime antialias=1 with align_corners"),
     ]
 }
 
