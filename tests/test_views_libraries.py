@@ -49,7 +49,7 @@ def test_the_torch_row_is_the_torch_engine_and_the_reference():
 
 def test_other_libraries_come_from_library_resize():
     libs = ["torch", "tensorflow", "opencv", "jax"]
-    data = compute_libraries(IMAGE, "bicubic", libs, size=(15, 17))
+    data = compute_libraries(IMAGE, "bicubic", libs, size=(15, 17), same_options=True)
     view = LibrariesView(table=True).update(data)
     options = {"tensorflow": {"antialias": False}, "opencv": {}, "jax": {"antialias": False}}
     for lib in libs[1:]:

@@ -119,3 +119,81 @@ def _torch(setup: Setup, size, scale_factor) -> str:
     if setup.device == "cpu":
         code += ".to(x.device)"
     return code
+
+
+# ------------------------------------------------------------------------------------------------ a library's call
+_TF1_METHODS = {"bilinear": "BILINEAR", "nearest": "NEAREST_NEIGHBOR", "bicubic": "BICUBIC", "area": "AREA"}
+_RUST = {True: "true", False: "false"}
+
+
+def _kwargs(options, rename=None) -> str:
+    rename = rename or {}
+    return "".join(f", {rename.get(k, k)}={v!r}" for k, v in options.items())
+
+
+def _torch_call(mode, options, h, w):
+    return "python", f'y = F.interpolate(x, size=({h}, {w}), mode="{mode}"{_kwargs(options)})  # x: (N, C, H, W)'
+
+
+def _tensorflow_call(mode, options, h, w):
+    if options.get("version") == 1:
+        rest = {k: v for k, v in options.items() if k != "version"}
+        return "python", (f"y = tf.compat.v1.image.resize(x_nhwc, ({h}, {w}), "
+                          f"method=tf.compat.v1.image.ResizeMethod.{_TF1_METHODS[mode]}{_kwargs(rest)})")
+    return "python", f'y = tf.image.resize(x_nhwc, ({h}, {w}), method="{mode}"{_kwargs(options)})'
+
+
+def _jax_call(mode, options, h, w):
+    return "python", (f'y = jax.image.resize(x_nhwc, (n, {h}, {w}, c), method="{mode}"{_kwargs(options)})'
+                      "  # the shape covers every axis")
+
+
+def _onnx_call(mode, options, h, w):
+    if mode == "adaptive_avg_pool2d":
+        return "python", ("torch.onnx.export(model, (x,), \"model.onnx\", dynamo=True)\n"
+                          "# F.interpolate(mode=\"area\") has no Resize node: it is exported as adaptive_avg_pool2d "
+                          "decomposed into Gather/Where/Div nodes")
+    attrs = "".join(f", {k}={v!r}" for k, v in options.items())
+    return "python", (f'node = helper.make_node("Resize", ["x", "", "", "sizes"], ["y"], mode="{mode}"{attrs})\n'
+                      f"# sizes: an int64 initializer [n, c, {h}, {w}]")
+
+
+def _opencv_call(mode, options, h, w):
+    return "python", f"y = cv2.resize(img, ({w}, {h}), interpolation=cv2.{mode})  # dsize is (width, height)"
+
+
+def _pillow_call(mode, options, h, w):
+    return "python", f"y = img.resize(({w}, {h}), resample=Image.Resampling.{mode})  # size is (width, height)"
+
+
+def _burn_call(mode, options, h, w):
+    if mode == "adaptive_avg_pool2d":
+        return "rust", ("use burn::tensor::module::adaptive_avg_pool2d;\n"
+                        f"let y = adaptive_avg_pool2d(x, [{h}, {w}]);")
+    build = f"InterpolateOptions::new(InterpolateMode::{mode})"
+    if "align_corners" in options:
+        build += f".with_align_corners({_RUST[bool(options['align_corners'])]})"
+    lines = ["use burn::tensor::module::interpolate;",
+             "use burn::tensor::ops::{InterpolateMode, InterpolateOptions};",
+             f"let y = interpolate(x, [{h}, {w}], {build});"]
+    if options.get("backend") == "cubecl":
+        lines.insert(0, "// on a cubecl backend: Wgpu, Cuda, Rocm or Cpu (the others panic on this mode)")
+    return "rust", "\n".join(lines)
+
+
+#: library -> the writer of its resize call in its own API.
+LIBRARY_CALLS = {"torch": _torch_call, "tensorflow": _tensorflow_call, "jax": _jax_call, "onnx": _onnx_call,
+                 "opencv": _opencv_call, "pillow": _pillow_call, "burn": _burn_call}
+
+
+def library_code(library: str, mode: str, options: dict, size) -> tuple[str, str]:
+    """``(language, code)``: ``library``'s own resize call with its ``mode`` and ``options`` (its own names,
+    as :func:`explorer.conventions.native_call.native_call` gives them), to output ``size`` (H, W).
+
+    >>> library_code("jax", "linear", {"antialias": True}, (64, 48))[1].split("  #")[0]
+    'y = jax.image.resize(x_nhwc, (n, 64, 48, c), method="linear", antialias=True)'
+    >>> library_code("tensorflow", "bilinear", {"version": 1, "align_corners": True}, (64, 48))[1]
+    'y = tf.compat.v1.image.resize(x_nhwc, (64, 48), method=tf.compat.v1.image.ResizeMethod.BILINEAR, align_corners=True)'
+    """
+    h, w = _size(size)
+    return LIBRARY_CALLS[library](mode, dict(options), h, w)
