@@ -5,6 +5,7 @@ Numbers only (no matplotlib): the view of the same name in :mod:`explorer.ui.vie
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -25,6 +26,65 @@ _OPERATIONS = {"forward": ("forward", "convention", None), "backward": ("backwar
                "deterministic backward": ("backward",), "ONNX export": ("export_onnx",)}
 
 
+#: Why a cell has its colour, in one sentence: (operation, status) of the worst finding -> a template over
+#: the ``subject`` (the option that triggers it, or the mode) and the ``backend``.
+REASONS = {
+    ("forward", "fails"): "{subject} is not supported on {backend}",
+    ("backward", "fails"): "{subject} has no gradient on {backend}",
+    ("double_backward", "fails"): "{subject} has no second derivative on {backend}",
+    ("export_onnx", "fails"): "{subject} cannot be exported to ONNX from {backend}",
+    ("forward", "differs"): "{subject} computes other numbers on {backend} than in PyTorch",
+    ("convention", "differs"): "{subject} computes other numbers on {backend} than in PyTorch",
+    ("export_onnx", "differs"): "{subject} is exported with other numbers from {backend}",
+    ("forward", "unknown"): "{subject} on {backend} is unverified",
+    ("backward", "unknown"): "the {subject} gradient on {backend} is unverified",
+}
+#: The conditions of a knowledge-base record (its ``when``) that name what triggers it, as the subject.
+SUBJECTS = {
+    "antialias": lambda value: "antialias" if value else None,
+    "align_corners": lambda value: f"align_corners={value}",
+    "deterministic": lambda value: "deterministic {mode}" if value else None,
+}
+
+
+def reason(finding, backend: str, device=None) -> str:
+    """One sentence saying why ``finding`` colours a cell (e.g. "antialias is not supported on burn-tch").
+
+    A finding from a knowledge-base record is told from its operation, status and conditions (:data:`REASONS`,
+    :data:`SUBJECTS`); any other (a mode the backend lacks) by its message's first clause.
+    """
+    from ...advisor.knowledge import load
+
+    where = f"{backend} ({device})" if device else backend
+    if finding.record_id is None:
+        return _first_clause(finding.message)
+    record = load().record(finding.record_id)
+    template = REASONS.get((record.operation, record.status))
+    mode = finding.mode or "this mode"
+    subjects = [SUBJECTS[k](v) for k, v in record.when.items() if k in SUBJECTS]
+    subject = next((s for s in subjects if s), mode).format(mode=mode)
+    if template is None:
+        text = f"{where}: {_first_clause(record.message)}"
+    else:
+        text = template.format(subject=subject, backend=where)
+    if record.error_type == "panic":
+        text += " (it panics)"
+    condition = finding.message[:-len(record.message)].rstrip(": ") if finding.message.endswith(record.message) \
+        else ""
+    if condition:  # a finding that depends on what the grid does not say: "When ...", "On gpu"
+        text += f", {condition[0].lower()}{condition[1:]}"
+    return text
+
+
+def _first_clause(message: str) -> str:
+    """The message without its asides (parentheses holding words or a quoted name, not formulas such as
+    ``(i+0.5)``), up to its first semicolon, colon or full stop."""
+    message = re.sub(r" \((?:'[^()]*|[^()]*\s[^()]*)\)", "", message)
+    for stop in ("; ", ": ", ". "):
+        message = message.split(stop)[0]
+    return message.rstrip(".")
+
+
 @dataclass
 class BackendsData:
     """The support grid of ``modes`` x ``uses`` for one backend/version/device, plus the findings and fixes
@@ -41,6 +101,7 @@ class BackendsData:
     findings: list = field(default_factory=list)
     fixes: list = field(default_factory=list)
     error: object = None
+    reasons: dict = field(default_factory=dict)  # (mode, use) -> why the cell is not ok, in one sentence
 
 
 def call_options(mode, align_corners, antialias):
@@ -54,7 +115,7 @@ def call_options(mode, align_corners, antialias):
 
 @lru_cache(maxsize=128)
 def support_grid(modes, backend, version, device, training, align_corners, antialias, sizes=(), opset=None):
-    """(uses, status, messages) of the support grid: :func:`explorer.check` for every mode and use
+    """(uses, status, messages, reasons) of the support grid: :func:`explorer.check` for every mode and use
     (cached: the advisor's answers depend only on these arguments)."""
     import explorer as ex
     sizes = dict(sizes)
@@ -62,23 +123,23 @@ def support_grid(modes, backend, version, device, training, align_corners, antia
     uses = [u for u in USES if u != "ONNX export" or getattr(info.get(backend), "library", "") == "torch"]
     if not training:
         uses = [u for u in uses if u in ("forward", "ONNX export")]
-    status, messages = {}, {}
+    status, messages, reasons = {}, {}, {}
     for m in modes:
         ac, aa = call_options(m, align_corners, antialias)
         for use in uses:
             findings = ex.check(mode=m, backend=backend, version=version, device=device, align_corners=ac,
                                 antialias=aa, opset=opset, **USES[use], **sizes)
             relevant = [f for f in findings if f.operation in _OPERATIONS[use] and f.severity != "info"]
-            worst = "ok"
-            for f in relevant:
-                if STATUSES.index(f.severity) > STATUSES.index(worst):
-                    worst = f.severity
+            worst = max((f.severity for f in relevant), key=STATUSES.index, default="ok")
             if use != "forward" and status.get((m, "forward")) == "error":
                 worst = "error"  # nothing runs backward or exports when the forward already fails
                 relevant = [f for f in findings if f.severity == "error"] + relevant
             status[(m, use)] = worst
             messages[(m, use)] = [f.message for f in relevant]
-    return uses, status, messages
+            if worst != "ok":
+                first = next(f for f in relevant if f.severity == worst)
+                reasons[(m, use)] = reason(first, backend, device)
+    return uses, status, messages, reasons
 
 
 def compute_backends(modes, backend, *, version=None, device=None, training=True, align_corners=False,
@@ -92,10 +153,10 @@ def compute_backends(modes, backend, *, version=None, device=None, training=True
     if image is not None:
         probe = ImageResize(modes[0] if modes else "bilinear", scale=scale, size=size)
         sizes = dict(input_size=tuple(image.shape[:2]), output_size=probe.output_size(image.shape))
-    uses, status, messages = support_grid(tuple(modes), backend, version, device, training, align_corners,
-                                          antialias, tuple(sorted(sizes.items())), opset)
+    uses, status, messages, reasons = support_grid(tuple(modes), backend, version, device, training,
+                                                   align_corners, antialias, tuple(sorted(sizes.items())), opset)
     data = BackendsData(backend, version, device, list(modes), list(uses), dict(status), dict(messages),
-                        mode or "")
+                        mode or "", reasons=dict(reasons))
     current = mode or (modes[0] if modes else None)
     if current is not None:
         ac, aa = call_options(current, align_corners, antialias)
