@@ -45,11 +45,16 @@ __all__ = [
 
 
 def __getattr__(name):
-    """The explorer app and its figures need ipywidgets and matplotlib: imported on first use."""
+    """The explorer app and its figures need ipywidgets and matplotlib, and the lessons of ``scenarios()``
+    compute their numbers: imported on first use."""
     if name in ("explore", "App"):
         from .ui import app
 
         return getattr(app, name)
+    if name == "scenarios":
+        from .ui.scenarios import scenarios
+
+        return scenarios
     if name in ("views", "plots"):
         import importlib
 
