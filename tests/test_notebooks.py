@@ -57,9 +57,31 @@ def test_notebook_is_committed_clean(path):
     assert "widgets" not in nb.metadata, f"{path.name}: saved widget state in the metadata; clear it"
 
 
+#: Notebooks whose figures are checked as a reader sees them (tests/figure_checks.py): text of 12 px or more
+#: on screen, a labelled colorbar for every colour-mapped image, titles clear of other panels, and a width
+#: that fits the notebook's column.
+FIGURE_CHECKED = ("tour_of_the_modes", "gradients", "backends_and_fixes", "porting_between_libraries")
+
+
+def with_figure_checks(nb):
+    """``nb`` with figure_checks installed after its ``%matplotlib inline`` cell and a last cell that fails
+    with every problem found."""
+    first = next(i for i, cell in enumerate(nb.cells)
+                 if cell.cell_type == "code" and "%matplotlib inline" in cell.source)
+    tests = str(Path(__file__).resolve().parent)
+    install = (f"import sys\nsys.path.insert(0, {tests!r})\nimport figure_checks\nfigure_checks.install()")
+    verdict = ("assert figure_checks.CHECKED, 'no figure was checked'\n"
+               "assert not figure_checks.FIGURE_PROBLEMS, '\\n'.join(figure_checks.FIGURE_PROBLEMS)")
+    nb.cells.insert(first + 1, nbformat.v4.new_code_cell(install))
+    nb.cells.append(nbformat.v4.new_code_cell(verdict))
+    return nb
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_notebook_runs_top_to_bottom(path, kernel_env):
     nb = nbformat.read(path, as_version=4)
+    if path.stem in FIGURE_CHECKED:
+        nb = with_figure_checks(nb)
     started = time.monotonic()
     client = nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
                                      resources={"metadata": {"path": str(NOTEBOOK_DIR)}})

@@ -24,7 +24,7 @@ from dataclasses import fields as dataclass_fields
 
 from ..engine.spec import Spec
 from ..errors import ArgumentValueError, choice_error
-from .equivalence import equivalent
+from .equivalence import weight_difference
 from .image_resize import MODES
 from .mode_names import library_id, mode_family
 from .pytorch import ALIGN_CORNERS_MODES, ANTIALIAS_MODES
@@ -255,12 +255,14 @@ def difference_note(call: NativeCall, reference: NativeCall, lengths) -> str | N
     True
     """
     a, b = call.spec, reference.spec
-    if all(equivalent(a, b, int(n), int(m)) for n, m in lengths):
+    gap = max(weight_difference(a, b, int(n), int(m)) for n, m in lengths)
+    if gap <= 1e-5:  # the tolerance of explorer.equivalent
         return None
+    name, ref_name = _name(library_rules(call.library)), _name(library_rules(reference.library))
     what_a, what_b = describe(a), describe(b)
     if what_a == what_b:  # the same rule in words: name the fields that differ
         fields = [f.name for f in dataclass_fields(Spec) if getattr(a, f.name) != getattr(b, f.name)]
-        what_a = ", ".join(f"{k}={getattr(a, k)!r}" for k in fields)
-        what_b = ", ".join(f"{k}={getattr(b, k)!r}" for k in fields)
-    return (f"{_name(library_rules(call.library))} {call.mode!r}: {what_a}; "
-            f"{_name(library_rules(reference.library))} {reference.mode!r}: {what_b}")
+        return (f"{name} {call.mode!r} is {ref_name}'s {reference.mode!r} computed with "
+                + ", ".join(f"{k}={getattr(a, k)!r}" for k in fields)
+                + f" (not {', '.join(repr(getattr(b, k)) for k in fields)}): weights differ by up to {gap:.0e}")
+    return f"{name} {call.mode!r}: {what_a}; {ref_name} {reference.mode!r}: {what_b}"
