@@ -123,6 +123,11 @@ SHOWN = {
 }
 
 
+#: (library, option) -> (another option, value) with which the option does not exist: TensorFlow 1 has no
+#: antialias.
+EXCLUSIVE = {("tensorflow", "antialias"): ("version", 1)}
+
+
 @dataclass(frozen=True)
 class NativeCall:
     """A library's ``mode`` (its own name) and ``options`` (its own names, defaults included where they
@@ -223,7 +228,7 @@ def _forced(rules, native, options, notes):
     for option in rules.options:
         required = option.required.get(native)
         if required is not None and options.get(option.name, option.default) != required:
-            notes.append(f"{native} is always antialiased in {_name(rules)}; shown with {option.name}={required}")
+            notes.append(f"{_name(rules)}'s {native} requires {option.name}={required}; shown with it")
             options = {**options, option.name: required}
     return options
 
@@ -236,8 +241,9 @@ def _shown(lib, rules, native, options) -> dict:
     for name, families in SHOWN.get(lib, {}).items():
         if (families is None or family in families) and resolved.get(name) is not None:
             shown.setdefault(name, resolved[name])
-    if lib == "tensorflow" and shown.get("version") == 1:
-        shown.pop("antialias", None)  # TensorFlow 1 has no antialias
+    for (owner, name), (other, value) in EXCLUSIVE.items():
+        if owner == lib and shown.get(other) == value:
+            shown.pop(name, None)
     return shown
 
 
