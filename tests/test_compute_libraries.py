@@ -118,7 +118,7 @@ def test_burn_nearest_exact_on_its_default_backend_panics_so_cubecl_is_shown():
 def _torch(code, size):
     torch = pytest.importorskip("torch")
     env = {"F": torch.nn.functional, "x": torch.from_numpy(np.ascontiguousarray(np.moveaxis(IMAGE, 2, 0))[None])}
-    exec(code, env)
+    exec(code, env)  # noqa: S102 - the snippet under test, run by its library
     return env["y"][0].numpy().transpose(1, 2, 0)
 
 
@@ -126,14 +126,14 @@ def _tensorflow(code, size):
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     tf = pytest.importorskip("tensorflow")
     env = {"tf": tf, "x_nhwc": tf.constant(IMAGE[None])}
-    exec(code, env)
+    exec(code, env)  # noqa: S102 - the snippet under test, run by its library
     return env["y"].numpy()[0]
 
 
 def _jax(code, size):
     jax = pytest.importorskip("jax")
     env = {"jax": jax, "x_nhwc": IMAGE[None], "n": 1, "c": IMAGE.shape[2]}
-    exec(code, env)
+    exec(code, env)  # noqa: S102 - the snippet under test, run by its library
     return np.asarray(env["y"])[0]
 
 
@@ -143,7 +143,7 @@ def _onnx(code, size):
     from onnx import TensorProto, helper
 
     env = {"helper": helper}
-    exec(code, env)
+    exec(code, env)  # noqa: S102 - the snippet under test, run by its library
     sizes = helper.make_tensor("sizes", TensorProto.INT64, [4], [1, IMAGE.shape[2], *size])
     x = np.ascontiguousarray(np.moveaxis(IMAGE, 2, 0))[None]
     graph = helper.make_graph([env["node"]], "resize", [helper.make_tensor_value_info("x", TensorProto.FLOAT, x.shape)],
@@ -158,7 +158,7 @@ def _onnx(code, size):
 def _opencv(code, size):
     cv2 = pytest.importorskip("cv2")
     env = {"cv2": cv2, "img": IMAGE}
-    exec(code, env)
+    exec(code, env)  # noqa: S102 - the snippet under test, run by its library
     return env["y"]
 
 
@@ -167,7 +167,7 @@ def _pillow(code, size):
     planes = []
     for c in range(IMAGE.shape[2]):  # Pillow resizes float images one channel at a time (mode "F")
         env = {"Image": image_module, "img": image_module.fromarray(IMAGE[:, :, c], mode="F")}
-        exec(code, env)
+        exec(code, env)  # noqa: S102 - the snippet under test, run by its library
         planes.append(np.asarray(env["y"]))
     return np.stack(planes, axis=-1)
 

@@ -8,8 +8,8 @@ pytest.importorskip("matplotlib")
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-from figure_checks import figure_problems  # noqa: E402
+import matplotlib.pyplot as plt
+from figure_checks import figure_problems
 
 
 def width(fig):

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -70,7 +70,7 @@ class Scenarios(Mapping):
         return len(LESSONS)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _scenario(name) -> Scenario:
     title, changes, explain = LESSONS[name]
     return Scenario(name, title, explain(), dict(changes))
@@ -85,8 +85,8 @@ def scenarios() -> dict:
 
 
 # ------------------------------------------------------------------------------------------ shared measurements
-ZONE = dict(image="zone_plate", scale=0.25, size=None, align_corners=False, modes=("nearest", "bilinear", "bicubic"),
-            reference="lanczos", library="torch")
+ZONE = {"image": "zone_plate", "scale": 0.25, "size": None, "align_corners": False,
+        "modes": ("nearest", "bilinear", "bicubic"), "reference": "lanczos", "library": "torch"}
 
 
 def false_contrast(mode: str, scale: float, antialias: bool) -> float:

@@ -15,10 +15,10 @@ STATUSES = ("ok", "warning", "differs", "error")
 
 
 USES = {
-    "forward": dict(training=False),
-    "backward": dict(training=True),
-    "deterministic backward": dict(training=True, deterministic=True),
-    "ONNX export": dict(training=False, export="onnx"),
+    "forward": {"training": False},
+    "backward": {"training": True},
+    "deterministic backward": {"training": True, "deterministic": True},
+    "ONNX export": {"training": False, "export": "onnx"},
 }
 
 
@@ -152,7 +152,7 @@ def compute_backends(modes, backend, *, version=None, device=None, training=True
     sizes = {}
     if image is not None:
         probe = ImageResize(modes[0] if modes else "bilinear", scale=scale, size=size)
-        sizes = dict(input_size=tuple(image.shape[:2]), output_size=probe.output_size(image.shape))
+        sizes = {"input_size": tuple(image.shape[:2]), "output_size": probe.output_size(image.shape)}
     uses, status, messages, reasons = support_grid(tuple(modes), backend, version, device, training,
                                                    align_corners, antialias, tuple(sorted(sizes.items())), opset)
     data = BackendsData(backend, version, device, list(modes), list(uses), dict(status), dict(messages),
@@ -165,7 +165,7 @@ def compute_backends(modes, backend, *, version=None, device=None, training=True
                                  device=device, align_corners=ac, antialias=aa, opset=opset, **sizes)
         if image is not None:
             x = np.ascontiguousarray(np.moveaxis(image, 2, 0))[None].astype(np.float32)
-            kw = dict(size=size) if size is not None else dict(scale_factor=scale)
+            kw = {"size": size} if size is not None else {"scale_factor": scale}
             try:
                 data.fixes = list(ex.suggest_fixes(x, mode=current, backend=backend, training=training,
                                                    version=version, device=device, align_corners=ac,
