@@ -152,34 +152,65 @@ class DiagnoseCommand(Command):
 
 class LintCommand(Command):
     name = "lint"
-    help = "scan Rust/Python sources and TOML/YAML/JSON configs for risky resize uses"
+    help = "find every resize call in Python, Rust and config files and report the risky ones (for CI)"
+    epilog = """exit status: 0 when no error finding remains (after inline suppressions and the baseline),
+1 when at least one does, 2 on a usage error (unknown backend or option, missing path, unreadable baseline).
+Files that cannot be read (broken links, FIFOs, permissions, above the size limit) are skipped with a warning.
+Suppress one finding with a comment on the call's line or the line above, with a reason:
+  # explorer: ignore[RULE] why this is fine"""
 
     def add_arguments(self, parser):
+        parser.formatter_class = argparse.RawDescriptionHelpFormatter
+        parser.epilog = self.epilog
         parser.add_argument("path", help="a file or a directory")
-        parser.add_argument("--backend", required=True)
-        parser.add_argument("--train", action="store_true")
-        parser.add_argument("--version", dest="backend_version")
-        parser.add_argument("--device")
-        parser.add_argument("--reference", default="torch")
+        parser.add_argument("--backend", required=True, help="backend id, e.g. burn-tch, torch, coreml "
+                            "(see `python -m explorer backends`)")
+        train = parser.add_mutually_exclusive_group()
+        train.add_argument("--train", dest="training", action="store_const", const=True,
+                           help="the model is trained (the default, as in explorer.advisor.lint, unless --export)")
+        train.add_argument("--inference", dest="training", action="store_const", const=False,
+                           help="forward only")
+        parser.set_defaults(training=None)
+        parser.add_argument("--version", dest="backend_version", help="version of the backend's library")
+        parser.add_argument("--device", help="cpu, cuda, mps, gpu ... (default: every device)")
+        parser.add_argument("--export", choices=["onnx", "onnx-dynamo", "onnx-torchscript", "coreml"],
+                            help="the model is exported (implies --inference unless --train)")
+        parser.add_argument("--opset", type=int)
+        parser.add_argument("--dtype", default="float32")
+        parser.add_argument("--deterministic", action="store_true")
+        parser.add_argument("--reference", default="torch", help="library whose numbers you expect (default torch; "
+                            "'none' to compare with nothing)")
         parser.add_argument("--min-severity", choices=["error", "differs", "warning", "info"], default="warning")
-        parser.add_argument("--json", action="store_true")
+        parser.add_argument("--include", action="append", default=[], metavar="GLOB",
+                            help="lint only paths matching (repeatable): tests, *.py, src/models/*")
+        parser.add_argument("--exclude", action="append", default=[], metavar="GLOB",
+                            help="skip paths matching (repeatable)")
+        parser.add_argument("--baseline", metavar="FILE", help="findings listed in FILE do not fail the run")
+        parser.add_argument("--write-baseline", metavar="FILE",
+                            help="write today's findings to FILE (then pass it with --baseline)")
+        parser.add_argument("--format", choices=["text", "json", "sarif", "github"], default="text")
+        parser.add_argument("--json", action="store_const", dest="format", const="json",
+                            help="same as --format json")
 
     def run(self, args):
-        from .advisor import lint
-        issues = lint(args.path, backend=args.backend, training=args.train, version=args.backend_version,
-                      device=args.device, min_severity=args.min_severity,
-                      reference=None if args.reference.lower() == "none" else args.reference)
-        errors = sum(1 for i in issues if i.severity == "error")
-        if args.json:
-            print(_dump([i.to_dict() for i in issues]))
-        else:
-            for issue in issues:
-                print(issue)
-                if issue.error_text:
-                    print(f"    {issue.error_text}")
-            print(f"{len(issues)} issue(s), {errors} error(s). Validate at startup: smoke-test every layer/mode "
-                  f"combination you ship (python -m explorer smoke --backend {args.backend}).")
-        return 1 if errors else 0
+        from .advisor.lint import lint
+        from .advisor.lint import report as output
+        from .advisor.lint.suppress import baseline_document
+        result = lint(args.path, backend=args.backend, training=args.training, version=args.backend_version,
+                      device=args.device, min_severity=args.min_severity, export=args.export, opset=args.opset,
+                      dtype=args.dtype, deterministic=args.deterministic,
+                      reference=None if args.reference.lower() == "none" else args.reference,
+                      include=args.include, exclude=args.exclude, baseline=args.baseline)
+        print(output.render(result, args.format, root_label=args.path, show_info=args.min_severity == "info"))
+        for skipped in result.skipped if args.format != "text" else ():
+            print(f"warning: {skipped}", file=sys.stderr)
+        if args.write_baseline:
+            with open(args.write_baseline, "w", encoding="utf-8") as fh:
+                json.dump(baseline_document(result.fingerprints(), result.question.backend), fh, indent=2)
+                fh.write("\n")
+            print(f"wrote {len(result.fingerprints())} finding(s) to {args.write_baseline}", file=sys.stderr)
+            return 0
+        return result.exit_status
 
 
 def _input_shape(text: str):

@@ -58,3 +58,9 @@ DIAGNOSE_TAIL_CHARS = 32 * 2**10
 #: characters read on each side of an error word, and how many such places (the last ones) are read
 DIAGNOSE_CONTEXT_CHARS = 1000
 DIAGNOSE_MAX_PLACES = 200
+
+# ------------------------------------------------------------------------------------------------ the linter
+#: Largest source or configuration file the linter reads (bytes); larger files are skipped with a warning
+#: (generated code and data dumps, not hand-written resize calls).  ``.onnx`` files are read by the scan,
+#: within MAX_MODEL_BYTES.
+LINT_MAX_FILE_BYTES = 4 * 2**20

@@ -23,7 +23,7 @@ from .findings import Finding, Fix, check
 from .fixes import Suggestions, suggest_fixes
 from .knowledge import load
 from .knowledge_checks import validate
-from .lint import LintIssue, lint
+from .lint import LintIssue, LintReport, lint
 from .scan import Scan, ScannedNode, scan
 from .smoke import SmokeCase, smoke_matrix
 from .versions import era_label, parse_version, scope_text
@@ -97,4 +97,4 @@ def backends() -> list[BackendInfo]:
 __all__ = ["backends", "check", "suggest_fixes", "compare_conventions", "diagnose", "smoke_matrix", "lint",
            "scan", "Scan", "ScannedNode", "validate", "BackendInfo", "Finding", "Fix", "Suggestions",
            "ConventionTable", "Diagnosis",
-           "SmokeCase", "LintIssue"]
+           "SmokeCase", "LintIssue", "LintReport"]

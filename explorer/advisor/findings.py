@@ -96,6 +96,7 @@ class Finding:
     status: str | None = None
     evidence: str | None = None
     versions: str | None = None       # the releases (and opsets, converter releases) the finding holds for
+    unsettled: tuple = ()             # what the finding depends on that the question left open: "sizes", "device"
 
     def __str__(self):
         head = f"{self.severity}: {self.message}"
@@ -372,8 +373,10 @@ def record_finding(record: Record, setup: Setup, sizes=None) -> Finding | None:
     if not applies:
         return None
     maybe += when_maybe
+    unsettled = ["sizes"] if "ratio" in record.when and sizes is None else []
     if "*" not in record.devices and setup.device is None:
         maybe.append("on " + "/".join(record.devices))
+        unsettled.append("device")
     elif "*" not in record.devices and setup.device not in record.devices:
         return None
     severity = record.default_severity
@@ -392,7 +395,7 @@ def record_finding(record: Record, setup: Setup, sizes=None) -> Finding | None:
                                           setup),
                    error_type=record.error_type, fixes=fixes, record_id=record.id, backend=b.id, mode=setup.mode,
                    operation=record.operation, status=record.status, evidence=record.evidence,
-                   versions=versions_text(record))
+                   versions=versions_text(record), unsettled=tuple(unsettled))
 
 
 def _version_conditions(record: Record, setup: Setup) -> list[str] | None:

@@ -1,0 +1,178 @@
+"""``lint``: find every resize call in a codebase and report the ones that fail or differ on a backend.
+
+Python is parsed (``python.py``), Rust lexed (``rust.py``), configuration files tokenised (``config.py``); each
+site is judged by its own library's rules through :func:`~explorer.advisor.check` (``judge.py``).  Findings
+that depend on what the code does not say are conditions, summarised once per run.  Inline suppressions and
+a baseline file (``suppress.py``) keep CI green on accepted findings; ``report.py`` writes text, JSON, SARIF or
+GitHub annotations.
+
+>>> import pathlib, tempfile
+>>> root = pathlib.Path(tempfile.mkdtemp())
+>>> _ = (root / "model.rs").write_text("let o = InterpolateOptions::new(InterpolateMode::NearestExact);\\n")
+>>> _ = (root / "notes.py").write_text("# InterpolateOptions::new(InterpolateMode::NearestExact)\\n")
+>>> report = lint(root, backend="burn-tch")
+>>> sorted(i.rule for i in report if i.severity == "error")
+['burn-tch-nearest-exact-backward', 'burn-tch-nearest-exact-forward']
+>>> {(i.site.path, i.site.line) for i in report}
+{('model.rs', 1)}
+>>> report.exit_status
+1
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...errors import choice_error
+from ..findings import SEVERITY_ORDER
+from . import files, suppress
+from .config import read_config
+from .judge import Condition, Issue, Judge, Question
+from .python import read_python
+from .rust import lex, read_rust
+from .sites import Arg, Site
+
+LintIssue = Issue
+READERS = {"python": read_python, "rust": read_rust, "config": read_config}
+#: What a finding's severity means for the run: error findings fail it (exit status 1).
+FAILING = ("error",)
+
+
+@dataclass
+class Suppressed:
+    issue: Issue
+    reason: str
+    line: int
+
+
+class LintReport(list):
+    """The issues of a run (a list, most severe first per file), and what else the run saw.
+
+    ``conditions``: findings that depend on what the code does not say, with their sites; ``skipped``: files
+    that could not be read; ``suppressed`` / ``baselined``: findings accepted inline or by the baseline;
+    ``hidden``: issues below ``min_severity``; ``not_judged``: sites of a library other than the backend's
+    that cannot be ported (Burn code linted for ``torch``).
+    """
+
+    def __init__(self, issues=(), **kwargs):
+        super().__init__(issues)
+        self.question: Question | None = kwargs.get("question")
+        self.root: str = kwargs.get("root", "")
+        self.files: int = 0
+        self.sites: list[Site] = []
+        self.conditions: list[Condition] = []
+        self.skipped: list[files.Skipped] = []
+        self.suppressed: list[Suppressed] = []
+        self.baselined: list[Issue] = []
+        self.hidden: list[Issue] = []
+        self.unsuppressable: list[Issue] = []
+        self.not_judged: list[Site] = []
+        self.onnx_files: list[str] = []
+
+    @property
+    def errors(self) -> list[Issue]:
+        return [i for i in self if i.severity in FAILING]
+
+    @property
+    def exit_status(self) -> int:
+        """0: no error finding; 1: at least one (usage errors are 2, raised before a report exists)."""
+        return 1 if self.errors else 0
+
+    def fingerprints(self) -> list[tuple]:
+        """Baseline entries for the findings shown (and the ones already in the baseline)."""
+        return [suppress.fingerprint(i.site.path, i.rule, i.site.snippet) for i in [*self, *self.baselined]
+                if SEVERITY_ORDER[i.severity] <= SEVERITY_ORDER["warning"]]
+
+
+def lint(path, backend: str, training: bool | None = None, version=None, device=None,
+         min_severity: str = "warning", reference: str | None = "torch", *, export=None, opset=None,
+         dtype="float32", deterministic: bool = False, include=(), exclude=(), baseline=None) -> LintReport:
+    """Every risky resize call under ``path`` (a file or a directory) for ``backend``.
+
+    ``training`` defaults to True, or False when ``export`` is given (an exported model runs inference).
+    ``version``, ``device``, ``export``, ``opset``, ``dtype``, ``deterministic`` and ``reference`` are
+    :func:`~explorer.advisor.check`'s options.  ``include``/``exclude`` are globs on paths relative to
+    ``path`` (``tests``, ``*.json``, ``src/gen/*``).  ``baseline`` is a file written by ``lint --write-baseline``:
+    the findings it lists do not fail the run.  Paths in the report are relative to ``path``.
+    """
+    if min_severity not in SEVERITY_ORDER:
+        raise choice_error("min_severity", min_severity, SEVERITY_ORDER)
+    question = Question(backend=backend, training=training, version=version, device=device, export=export,
+                        opset=opset, dtype=dtype, deterministic=deterministic, reference=reference)
+    judge = Judge(question)  # a clear error for an unknown backend before anything is read
+    any_mode = next(iter(judge.backend.mode_table()))
+    judge.ask(mode=any_mode, backend=judge.backend.id, training=question.trains, version=version, device=device,
+              dtype=dtype, deterministic=deterministic, export=export, opset=opset, reference=reference)
+    known = suppress.read_baseline(baseline) if baseline is not None else None
+    root = Path(path)
+    report = LintReport(question=question, root=str(root))
+    limit = SEVERITY_ORDER[min_severity]
+    conditions: dict = {}
+    for file, relative, reader in files.walk(root, include, exclude, report.skipped):
+        if reader == "onnx":
+            report.onnx_files.append(relative)
+            continue
+        report.files += 1
+        try:
+            text = files.read_text(file)
+        except OSError as exc:
+            report.skipped.append(files.Skipped(relative, str(exc)))
+            continue
+        try:
+            sites = READERS[reader](text, relative)
+        except SyntaxError as exc:
+            report.skipped.append(files.Skipped(relative, f"Python cannot parse it (line {exc.lineno}: {exc.msg})"))
+            continue
+        except (RecursionError, MemoryError, ValueError) as exc:
+            report.skipped.append(files.Skipped(relative, f"cannot be read as {reader} ({type(exc).__name__})"))
+            continue
+        if not sites:
+            continue
+        comments = _comments(reader, text)
+        for site in sites:
+            report.sites.append(site)
+            verdict = judge.judge(site)
+            if not verdict.judged:
+                report.not_judged.append(site)
+                continue
+            for rule, condition, message, finding in verdict.conditions:
+                key = (rule, condition, message)
+                if key not in conditions:
+                    conditions[key] = Condition(rule, message, condition, finding)
+                conditions[key].sites.append(site)
+            for issue in verdict.issues:
+                if site.kind == "config" and issue.severity in ("error", "differs"):
+                    issue.severity = "warning"
+                    issue.message = f"A configuration value (the call that reads it is not known): {issue.message}"
+                found = suppress.suppression_for(site.lines, issue.rule, comments)
+                if found is not None:
+                    applies, reason, line = found
+                    if applies:
+                        report.suppressed.append(Suppressed(issue, reason, line))
+                        continue
+                    report.unsuppressable.append(issue)
+                if SEVERITY_ORDER[issue.severity] > limit:
+                    report.hidden.append(issue)
+                    continue
+                if known is not None:
+                    key = suppress.fingerprint(site.path, issue.rule, site.snippet)
+                    if known[key] > 0:
+                        known[key] -= 1
+                        report.baselined.append(issue)
+                        continue
+                report.append(issue)
+    report.conditions = list(conditions.values())
+    report.sort(key=lambda i: (i.site.path, i.site.line, SEVERITY_ORDER[i.severity], i.rule))
+    return report
+
+
+def _comments(reader: str, text: str) -> dict[int, str]:
+    if reader == "python":
+        return suppress.python_comments(text)
+    if reader == "rust":
+        return lex(text)[1]
+    return suppress.hash_comments(text)
+
+
+__all__ = ["lint", "LintReport", "LintIssue", "Issue", "Condition", "Site", "Arg", "Question"]

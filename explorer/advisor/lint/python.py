@@ -1,0 +1,900 @@
+"""Python sources, read as Python reads them: ``ast`` with the imports resolved.
+
+A site is a real call of a known resize function (``apis.py``) with all its arguments: never a comment, a
+string, a definition, a project function or class named like one, an instance of a module built elsewhere
+(``self.upsample(h)``) or an unrelated method.  Arguments are followed to what the code says about them:
+literals, module constants, parameter defaults, attributes set in the class, ``**kwargs`` dicts, table lookups
+and conditional expressions; what stays unknown is reported as unknown.
+
+>>> src = '''
+... import torch.nn.functional as F
+... from torch import nn
+... class Up(nn.Module):
+...     def __init__(self, mode="bicubic"):
+...         super().__init__()
+...         self.mode = mode
+...     def forward(self, x):
+...         # F.interpolate(x, mode="nearest-exact") is a comment, not a call
+...         return F.interpolate(x, scale_factor=2, mode=self.mode,
+...                              antialias=True)
+... '''
+>>> [(s.line, s.api, s.mode.values, s.mode.how, s.antialias.values) for s in read_python(src, "up.py")]
+[(10, 'torch.nn.functional.interpolate', ('bicubic',), 'init-attribute', (True,))]
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+
+from . import apis
+from .sites import CERTAIN, Arg, Site
+
+MAX_DEPTH = 8
+#: Cheap text test before parsing: a file without any of these words has no site.
+WORDS = ("interpolate", "Upsampl", "upsample", "resize", "Resize", "Resizing", "UpSampling", "rescale",
+         "thumbnail", "make_node", "resized_crop", "RandomResizedCrop", "SmallestMaxSize", "LongestMaxSize")
+#: Classes whose subclasses are still the same resize (``class CastUp(nn.Upsample)``).
+SUBCLASSED = ("torch.nn.Upsample", "torch.nn.UpsamplingBilinear2d", "torch.nn.UpsamplingNearest2d",
+              "keras.layers.Resizing", "keras.layers.UpSampling2D")
+#: Last name of every callee that can be a site: other calls are not looked at.
+CALLEES = ({name.rsplit(".", 1)[-1] for name in (*apis.API, *apis.ALIASES)}
+           | {q.rsplit(".", 1)[-1] for q in (*apis.PARTIAL, *apis.ONNX_MAKE_NODE)} | {"resize", "thumbnail"})
+
+
+@dataclass(frozen=True)
+class Const:
+    """A library's mode constant (``PIL.Image.BICUBIC`` -> Const('pillow', 'BICUBIC'))."""
+
+    library: str
+    name: str
+
+    def __str__(self):
+        return self.name
+
+
+_CALLED = re.compile(r"\b(" + "|".join(sorted(CALLEES, key=len, reverse=True)) + r")\s*[(,)\]]"
+                     r"|\bclass\s+\w+\s*\([^)]*(?:Upsampl|Resizing|UpSampling)")
+
+
+def mentions_resize(text: str) -> bool:
+    """True when the text may hold a site: a known callee's name is called or passed (then it is parsed)."""
+    return any(word in text for word in WORDS) and _CALLED.search(text) is not None
+
+
+def read_python(text: str, path: str) -> list[Site]:
+    """Every resize site in one Python source.  Raises SyntaxError for a file Python cannot parse."""
+    if not mentions_resize(text):
+        return []
+    tree = ast.parse(text, filename=path)
+    return _Module(tree, text, path).sites()
+
+
+def _called_pattern(names) -> re.Pattern:
+    return re.compile(r"\b(" + "|".join(sorted(map(re.escape, names), key=len, reverse=True)) + r")\s*[(,)\]]")
+
+
+def _statements(body):
+    """Every statement in a body, nested blocks and definitions included (not expressions)."""
+    stack = list(reversed(body))
+    while stack:
+        stmt = stack.pop()
+        yield stmt
+        for field_name in ("handlers", "cases", "finalbody", "orelse", "body"):
+            inner = getattr(stmt, field_name, None)
+            if isinstance(inner, list):
+                stack.extend(reversed(inner))
+
+
+def _positioned_children(node):
+    """Children with a source position; children without one (arguments, withitem ...) are looked through."""
+    for child in ast.iter_child_nodes(node):
+        if hasattr(child, "lineno") and child.end_lineno is not None:
+            yield child
+        else:
+            yield from _positioned_children(child)
+
+
+def _contains(node, target) -> bool:
+    return (node.lineno, node.col_offset) <= target[:2] and target[2:] <= (node.end_lineno, node.end_col_offset)
+
+
+def _before(stmt, at) -> bool:
+    """True when an assignment statement runs before ``at`` (it starts above it and does not contain it)."""
+    if stmt is at or not hasattr(at, "lineno"):
+        return stmt is not at
+    if stmt.lineno > at.lineno:
+        return False
+    return not _contains(stmt, (at.lineno, at.col_offset, at.end_lineno, at.end_col_offset))
+
+
+def _bisect(starts: list[int], offset: int) -> int:
+    """1-based line of a character offset, given each line's starting offset."""
+    lo, hi = 0, len(starts) - 1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if starts[mid] <= offset:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo + 1
+
+
+def _merge(args: list[Arg], detail: str = "") -> Arg:
+    """The values any of several sources can give (a conditional when they differ)."""
+    if not args:
+        return Arg.unknown(detail)
+    unknown = [a for a in args if a.how == "unknown"]
+    if unknown:
+        return Arg.unknown(unknown[0].detail or detail)
+    values = tuple(dict.fromkeys(v for a in args for v in a.values))
+    if len(args) == 1:
+        return args[0]
+    hows = {a.how for a in args}
+    if len(values) == 1 and len(hows) == 1:
+        return Arg(values, hows.pop(), args[0].detail)
+    return Arg(values, "conditional", detail or " / ".join(dict.fromkeys(a.detail for a in args if a.detail)))
+
+
+def _with_how(arg: Arg, how: str, detail: str = "") -> Arg:
+    """``arg`` re-labelled as found through ``how`` (when it is certain)."""
+    if arg.how in CERTAIN:
+        return Arg(arg.values, how, detail or arg.detail)
+    return arg
+
+
+def _src(node) -> str:
+    try:
+        text = ast.unparse(node)
+    except Exception:  # noqa: BLE001 - unparse of odd nodes; a description only
+        return "an expression"
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+class _Module:
+    def __init__(self, tree: ast.Module, text: str, path: str):
+        self.tree, self.path, self.text = tree, path, text
+        self.lines = text.splitlines()
+        self.parent: dict = {}
+        self.imports: dict[str, str] = {}
+        self.imports_pil = False
+        self.classes: dict[str, ast.ClassDef] = {}
+        for stmt in _statements(tree.body):  # statements only: expressions are visited where a site is
+            if isinstance(stmt, ast.ClassDef):
+                self.classes[stmt.name] = stmt
+            elif isinstance(stmt, ast.Import):
+                for alias in stmt.names:
+                    if alias.asname:
+                        self.imports[alias.asname] = alias.name
+                    else:
+                        head = alias.name.split(".")[0]
+                        self.imports[head] = head
+                    self.imports_pil |= alias.name.split(".")[0] == "PIL"
+            elif isinstance(stmt, ast.ImportFrom):
+                base = "." * stmt.level + (stmt.module or "")
+                self.imports_pil |= (stmt.module or "").split(".")[0] == "PIL" and not stmt.level
+                for alias in stmt.names:
+                    if alias.name != "*":
+                        self.imports[alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
+        self.local_defs = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                                        ast.ClassDef))}
+        self.module_assigns = self._assignments(tree.body)
+        self._function_assigns: dict = {}
+        self._class_attrs: dict = {}
+        self.subclass_api: dict[str, apis.Api] = {}
+        for _ in range(3):  # subclasses of subclasses
+            for name, cls in self.classes.items():
+                for base in cls.bases:
+                    api = apis.lookup(self.qualify(base, cls))
+                    if api is None and isinstance(base, ast.Name):
+                        api = self.subclass_api.get(base.id)
+                    if api is not None and api.name in SUBCLASSED:
+                        self.subclass_api[name] = api
+        self.callees = CALLEES | set(self.subclass_api)
+
+    # ----------------------------------------------------------------------------------------- scopes
+    def locate(self, node) -> None:
+        """Record the parents of ``node`` by descending from the module along the nodes that contain it."""
+        if node in self.parent or node is self.tree or not hasattr(node, "lineno"):
+            return
+        target = (node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)
+        current = self.tree
+        while True:
+            for child in _positioned_children(current):
+                if child is node:
+                    self.parent[node] = current
+                    return
+                if _contains(child, target):
+                    self.parent[child] = current
+                    current = child
+                    break
+            else:
+                return
+
+    def ancestors(self, node):
+        self.locate(node)
+        node = self.parent.get(node)
+        while node is not None:
+            yield node
+            node = self.parent.get(node)
+
+    def functions(self, node):
+        """Enclosing functions (and lambdas), innermost first."""
+        return [a for a in self.ancestors(node) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))]
+
+    def enclosing_class(self, node):
+        for a in self.ancestors(node):
+            if isinstance(a, ast.ClassDef):
+                return a
+        return None
+
+    @staticmethod
+    def _assignments(body) -> dict[str, list]:
+        """name -> [(value node, statement)] for simple assignments in a body (not inside nested defs)."""
+        out: dict[str, list] = {}
+        stack = list(body)
+        while stack:
+            stmt = stack.pop(0)
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                continue
+            if isinstance(stmt, ast.Assign):
+                for target in stmt.targets:
+                    if isinstance(target, ast.Name):
+                        out.setdefault(target.id, []).append((stmt.value, stmt))
+                    elif isinstance(target, (ast.Tuple, ast.List)):
+                        for elt in target.elts:
+                            if isinstance(elt, ast.Name):
+                                out.setdefault(elt.id, []).append((None, stmt))
+            elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
+                out.setdefault(stmt.target.id, []).append((stmt.value, stmt))
+            elif isinstance(stmt, (ast.AugAssign,)) and isinstance(stmt.target, ast.Name):
+                out.setdefault(stmt.target.id, []).append((None, stmt))
+            elif isinstance(stmt, (ast.For, ast.AsyncFor)):
+                for name in ast.walk(stmt.target):
+                    if isinstance(name, ast.Name):
+                        out.setdefault(name.id, []).append((None, stmt))
+            elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+                for item in stmt.items:
+                    if item.optional_vars is not None:
+                        for name in ast.walk(item.optional_vars):
+                            if isinstance(name, ast.Name):
+                                out.setdefault(name.id, []).append((None, stmt))
+            for field_name in ("body", "orelse", "finalbody", "handlers", "cases"):
+                inner = getattr(stmt, field_name, None)
+                if inner:
+                    stack.extend(inner)
+        return out
+
+    def function_assigns(self, func) -> dict[str, list]:
+        if func not in self._function_assigns:
+            if isinstance(func, ast.Lambda):
+                self._function_assigns[func] = {}
+            else:
+                self._function_assigns[func] = self._assignments(func.body)
+        return self._function_assigns[func]
+
+    @staticmethod
+    def params(func) -> dict[str, ast.AST | None]:
+        """parameter name -> default expression (None: no default)."""
+        a = func.args
+        positional = a.posonlyargs + a.args
+        defaults = [None] * (len(positional) - len(a.defaults)) + list(a.defaults)
+        out = {p.arg: d for p, d in zip(positional, defaults)}
+        out.update({p.arg: d for p, d in zip(a.kwonlyargs, a.kw_defaults)})
+        if a.vararg:
+            out[a.vararg.arg] = None
+        if a.kwarg:
+            out[a.kwarg.arg] = None
+        return out
+
+    @staticmethod
+    def annotations(func) -> dict[str, ast.AST]:
+        if isinstance(func, ast.Lambda):
+            return {}
+        a = func.args
+        return {p.arg: p.annotation for p in a.posonlyargs + a.args + a.kwonlyargs if p.annotation is not None}
+
+    def class_attrs(self, cls) -> dict[str, list]:
+        """attribute -> [(value node, method or class)] for ``self.x = ...`` in any method and class-level names."""
+        if cls not in self._class_attrs:
+            found: dict[str, list] = {}
+            for stmt in cls.body:
+                if isinstance(stmt, ast.Assign):
+                    for t in stmt.targets:
+                        if isinstance(t, ast.Name):
+                            found.setdefault(t.id, []).append((stmt.value, stmt))
+                elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
+                    found.setdefault(stmt.target.id, []).append((stmt.value, stmt))
+                elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.args.args:
+                    me = stmt.args.args[0].arg
+                    for node in _statements(stmt.body):
+                        targets = node.targets if isinstance(node, ast.Assign) else (
+                            [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else [])
+                        for t in targets:
+                            if (isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == me):
+                                value = None if isinstance(node, ast.AugAssign) else node.value
+                                found.setdefault(t.attr, []).append((value, node))
+            self._class_attrs[cls] = found
+        return self._class_attrs[cls]
+
+    def is_local(self, name: str, at) -> bool:
+        """A name bound in an enclosing function (a parameter or a local): not the module's import."""
+        for func in self.functions(at):
+            if name in self.params(func) or name in self.function_assigns(func):
+                return True
+        return False
+
+    def qualify(self, node, at=None) -> str | None:
+        """The fully qualified name an expression refers to through the imports (None when it is not one)."""
+        if isinstance(node, ast.Name):
+            if at is not None and self.is_local(node.id, at):
+                return None
+            if node.id in self.local_defs:
+                return None  # a project function or class (it shadows an import of the same name)
+            return self.imports.get(node.id)
+        if isinstance(node, ast.Attribute):
+            base = self.qualify(node.value, at)
+            return f"{base}.{node.attr}" if base else None
+        return None
+
+    # ------------------------------------------------------------------------------------- evaluation
+    def evaluate(self, node, at, depth=0) -> Arg:
+        """The values an expression can have at ``at``, and how they were found."""
+        if node is None:
+            return Arg.unknown("an assignment the linter does not follow")
+        if depth > MAX_DEPTH:
+            return Arg.unknown(f"`{_src(node)}` is defined too indirectly")
+        if isinstance(node, ast.Constant):
+            return Arg.known(node.value)
+        if isinstance(node, (ast.Tuple, ast.List)):
+            parts = [self.evaluate(e, at, depth + 1) for e in node.elts]
+            if all(p.certain for p in parts):
+                return Arg.known(tuple(p.value for p in parts))
+            return Arg.unknown(f"`{_src(node)}`")
+        if isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant):
+            try:
+                return Arg.known(ast.literal_eval(node))
+            except ValueError:
+                return Arg.unknown(f"`{_src(node)}`")
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            qualified = self.qualify(node, at)
+            if qualified:
+                found = apis.constant(qualified)
+                if found:
+                    return Arg.known(Const(*found))
+            if isinstance(node, ast.Name):
+                return self.lookup_name(node.id, at, depth)
+            if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+                return self.lookup_attr(node.attr, at, depth)
+            return Arg.unknown(f"`{_src(node)}`")
+        if isinstance(node, ast.IfExp):
+            return _merge([self.evaluate(node.body, at, depth + 1), self.evaluate(node.orelse, at, depth + 1)],
+                          f"`{_src(node)}`")
+        if isinstance(node, ast.Subscript):
+            table = self.container(node.value, at, depth + 1)
+            if table is None:
+                return Arg.unknown(f"`{_src(node)}`")
+            key = self.evaluate(node.slice, at, depth + 1)
+            if key.certain and key.value in table:
+                value, where = table[key.value]
+                return self.evaluate(value, where, depth + 1)
+            if key.certain:
+                return Arg.unknown(f"`{_src(node)}`: no such key")
+            return _merge([self.evaluate(v, w, depth + 1) for v, w in table.values()],
+                          f"one of the values of `{_src(node.value)}`")
+        if isinstance(node, ast.Call):
+            func = self.qualify(node.func, at)
+            if func == "random.choice" and node.args:
+                seq = node.args[0]
+                if isinstance(seq, (ast.List, ast.Tuple)):
+                    return _merge([self.evaluate(e, at, depth + 1) for e in seq.elts], f"`{_src(node)}`")
+            if func and node.args and len(node.args) == 1 and (
+                    func.endswith(("InterpolationMode", "Resampling")) or func == "bool"):
+                return self.evaluate(node.args[0], at, depth + 1)
+            return Arg.unknown(f"`{_src(node)}`")
+        return Arg.unknown(f"`{_src(node)}`")
+
+    def lookup_name(self, name: str, at, depth: int) -> Arg:
+        for func in self.functions(at):
+            assigns = [(v, s) for v, s in self.function_assigns(func).get(name, []) if s is not at]
+            if assigns:
+                before = [(v, s) for v, s in assigns if _before(s, at)] or assigns
+                return _merge([self.evaluate(v, s, depth + 1) for v, s in before], f"`{name}`")
+            params = self.params(func)
+            if name in params:
+                default = params[name]
+                if default is None:
+                    return Arg.unknown(f"parameter `{name}` has no default")
+                return _with_how(self.evaluate(default, func, depth + 1), "param-default",
+                                 f"default of parameter `{name}`")
+        assigns = self.module_assigns.get(name)
+        if assigns:
+            return _with_how(_merge([self.evaluate(v, s, depth + 1) for v, s in assigns], f"`{name}`"),
+                             "module-constant", f"module constant `{name}`")
+        if name in self.imports:
+            return Arg.unknown(f"`{name}` is imported from {self.imports[name].rsplit('.', 1)[0] or 'a module'}")
+        return Arg.unknown(f"`{name}`")
+
+    def lookup_attr(self, attr: str, at, depth: int) -> Arg:
+        cls = self.enclosing_class(at)
+        if cls is None:
+            return Arg.unknown(f"`self.{attr}` outside a class")
+        found = self.class_attrs(cls).get(attr)
+        if not found:
+            return Arg.unknown(f"`self.{attr}` is not set in class {cls.name}")
+        return _with_how(_merge([self.evaluate(v, s, depth + 1) for v, s in found], f"`self.{attr}`"),
+                         "init-attribute", f"`self.{attr}` set in class {cls.name}")
+
+    def container(self, node, at, depth=0) -> dict | None:
+        """A dict the code builds: {key: (value node, where)} (None when it is not one the linter can read)."""
+        if depth > MAX_DEPTH:
+            return None
+        if isinstance(node, ast.Dict):
+            out = {}
+            for k, v in zip(node.keys, node.values):
+                if k is None:
+                    inner = self.container(v, at, depth + 1)
+                    if inner is None:
+                        return None
+                    out.update(inner)
+                    continue
+                key = self.evaluate(k, at, depth + 1)
+                if not key.certain:
+                    return None
+                out[key.value] = (v, at)
+            return out
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict" and not node.args:
+            return {kw.arg: (kw.value, at) for kw in node.keywords if kw.arg}
+        sources = []
+        if isinstance(node, ast.Name):
+            for func in self.functions(at):
+                if node.id in self.function_assigns(func):
+                    sources = self.function_assigns(func)[node.id]
+                    break
+                if node.id in self.params(func):
+                    return None
+            else:
+                sources = self.module_assigns.get(node.id, [])
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+            cls = self.enclosing_class(at)
+            sources = self.class_attrs(cls).get(node.attr, []) if cls is not None else []
+        tables = [self.container(v, s, depth + 1) for v, s in sources if v is not None]
+        if len(tables) == 1 and tables[0] is not None:
+            return tables[0]
+        return None
+
+    def conditional_items(self, name: str, at) -> dict:
+        """``name["key"] = value`` statements in the enclosing function: keys a dict may or may not hold."""
+        funcs = self.functions(at)
+        scope = funcs[0] if funcs else self.tree
+        out = {}
+        for node in _statements(scope.body):
+            if isinstance(node, ast.Assign):
+                for t in node.targets:
+                    if (isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == name
+                            and isinstance(t.slice, ast.Constant) and isinstance(t.slice.value, str)):
+                        out[t.slice.value] = (node.value, node)
+        return out
+
+    # ---------------------------------------------------------------------------------------- the sites
+    def candidate_calls(self):
+        """The Call nodes whose callee is named one of ``self.callees``, found from the text and then the tree."""
+        pattern = _CALLED if self.callees == CALLEES else _called_pattern(self.callees)
+        starts = [0]
+        for line in self.lines:
+            starts.append(starts[-1] + len(line) + 1)
+        seen = set()
+        for m in pattern.finditer(self.text):
+            name = m.group(1)
+            if name is None:
+                continue
+            offset = m.start(1)
+            line = _bisect(starts, offset)
+            text_line = self.lines[line - 1] if line <= len(self.lines) else ""
+            col = len(text_line[:offset - starts[line - 1]].encode("utf-8"))
+            call = self.call_named(line, col, len(name.encode("utf-8")))
+            if call is not None and id(call) not in seen:
+                seen.add(id(call))
+                yield call
+
+    def call_named(self, line: int, col: int, length: int):
+        """The innermost Call whose callee name occupies (line, col .. col+length), or None."""
+        target = (line, col, line, col + length)
+        current, path = self.tree, []
+        while True:
+            for child in _positioned_children(current):
+                if _contains(child, target):
+                    self.parent[child] = current
+                    current = child
+                    path.append(child)
+                    break
+            else:
+                break
+        for node in reversed(path):
+            if isinstance(node, ast.Call):
+                func = node.func
+                if isinstance(func, ast.Name) and (func.lineno, func.col_offset) == (line, col):
+                    return node
+                if isinstance(func, ast.Attribute) and (func.end_lineno, func.end_col_offset) == (line, col + length):
+                    return node
+        return None
+
+    def sites(self) -> list[Site]:
+        out = []
+        for node in self.candidate_calls():
+            site = self.site(node)
+            if site is not None:
+                out.append(site)
+        out.sort(key=lambda s: (s.line, s.column))
+        return out
+
+    def site(self, call: ast.Call) -> Site | None:
+        qualified = self.qualify(call.func, call)
+        api = apis.lookup(qualified)
+        args, keywords = list(call.args), list(call.keywords)
+        if api is None and isinstance(call.func, ast.Name) and call.func.id in self.subclass_api \
+                and not self.is_local(call.func.id, call):
+            api = self.subclass_api[call.func.id]
+        if api is None and qualified in apis.PARTIAL and call.args:
+            api = apis.lookup(self.qualify(call.args[0], call))
+            args = args[1:]
+        if api is None and qualified in apis.ONNX_MAKE_NODE:
+            return self.onnx_site(call, apis.ONNX_MAKE_NODE[qualified])
+        if api is None and isinstance(call.func, ast.Attribute) and call.func.attr in ("resize", "thumbnail"):
+            api = self.pillow_method(call)
+        if api is None:
+            return None
+        return self.make_site(call, api, args, keywords)
+
+    def pillow_method(self, call: ast.Call) -> apis.Api | None:
+        """``img.resize(...)`` / ``img.thumbnail(...)`` when the code shows it is a PIL image."""
+        if not self.imports_pil:
+            return None
+        receiver = call.func.value
+        if self.qualify(receiver, call):  # a module's function (np.resize, cv2.resize ...)
+            return None
+        api = apis.API[f"PIL.Image.Image.{call.func.attr}"]
+        resample = self.bind(api, call.args, call.keywords, call).get("resample")
+        if resample:
+            value = self.evaluate(resample[0][0], resample[0][1])
+            if any(isinstance(v, Const) and v.library == "pillow" for v in value.values):
+                return api
+        if self.kind_of(receiver, call) == "pil":
+            return api
+        return None
+
+    def bind(self, api: apis.Api, args, keywords, at) -> dict[str, list]:
+        """parameter -> [(expression, where, always)] from positional, keyword and ``**dict`` arguments."""
+        params = api.params
+        bound: dict[str, list] = {}
+        for name, arg in zip(params, args):
+            if isinstance(arg, ast.Starred):
+                break
+            bound[name] = [(arg, at, True)]
+        for kw in keywords:
+            if kw.arg is not None:
+                bound[kw.arg] = [(kw.value, at, True)]
+                continue
+            table = self.container(kw.value, at)
+            if table is None:
+                bound.setdefault("**", []).append((kw.value, at, True))
+                continue
+            for key, (value, where) in table.items():
+                bound.setdefault(key, []).append((value, where, True))
+            if isinstance(kw.value, ast.Name):
+                for key, (value, where) in self.conditional_items(kw.value.id, at).items():
+                    bound.setdefault(key, []).append((value, where, False))
+        return bound
+
+    def argument(self, api: apis.Api, bound, name: str, param: str | None) -> Arg:
+        """What the call passes for one of mode / align_corners / antialias."""
+        if name in api.fixed:
+            return Arg.known(api.fixed[name], "implied", f"{api.name.rsplit('.', 1)[-1]} implies it")
+        sources = bound.get(param) if param else None
+        default = api.defaults.get(name)
+        if not sources:
+            if "**" in bound:
+                return Arg.unknown(f"`**{_src(bound['**'][0][0])}` may pass `{param}`")
+            if name == "mode" and default is None:
+                return Arg.unknown(f"`{param}` is not passed")
+            if default == "downscale":
+                return Arg((False, True), "unknown", "antialias=True acts only when downscaling")
+            return Arg.known(default, "api-default")
+        parts = [self.evaluate(expr, where) for expr, where, _ in sources]
+        if not all(always for *_, always in sources):
+            parts.append(Arg.known(default, "api-default"))
+        arg = _merge(parts, f"`{param}`")
+        if len(parts) > 1 and arg.how != "unknown":
+            arg = Arg(arg.values, "conditional", arg.detail)
+        return arg
+
+    def make_site(self, call: ast.Call, api: apis.Api, args, keywords) -> Site:
+        bound = self.bind(api, args, keywords, call)
+        mode = self.mode_values(api, self.argument(api, bound, "mode", api.mode_param))
+        align = self.argument(api, bound, "align_corners", "align_corners")
+        antialias = self.argument(api, bound, "antialias", "antialias")
+        line, column = self.position(call)
+        runs = api.runs
+        if runs == "input":
+            runs = "model" if self.input_kind(call, api, bound) == "tensor" else "host"
+        elif runs == "model" and api.input and bound.get(api.input):
+            expr, where, _ = bound[api.input][0]
+            if self.kind_of(expr, where) in ("cpu", "pil"):
+                runs = "host"  # a tensor made on the host and never moved to a device
+        return Site(path=self.path, line=line, column=column, end_line=call.end_lineno, library=api.library,
+                    api=api.name, mode=mode, align_corners=align, antialias=antialias,
+                    rank=self.rank(api, bound), scale_factor=self.passes_scale(api, bound), runs=runs,
+                    training=self.gradients(call), in_model=self.in_model(call),
+                    differentiated=self.differentiates(call), snippet=self.snippet(line),
+                    extra=self.device_guard(call))
+
+    def mode_values(self, api: apis.Api, arg: Arg) -> Arg:
+        """Mode values in the spelling of the library whose rules judge the call."""
+        if not arg.values:
+            return arg
+        out = []
+        for value in arg.values:
+            if isinstance(value, Const):
+                if api.library == "torch" and value.library == "pillow":
+                    value = apis.PILLOW_TO_TORCHVISION.get(value.name)
+                else:
+                    value = value.name
+            elif isinstance(value, bool) or value is None:
+                return Arg.unknown(f"mode {value!r}")
+            elif isinstance(value, int):
+                if api.codes is None:
+                    return Arg.unknown(f"integer mode {value}")
+                value = apis.code_mode(api.codes, value)
+                if value and api.library == "torch":
+                    value = apis.PILLOW_TO_TORCHVISION.get(value)
+            elif isinstance(value, str):
+                value = value.lower() if api.library in ("torch", "tensorflow", "jax") else value
+            else:
+                return Arg.unknown(f"mode {value!r}")
+            if value is None:
+                return Arg.unknown("an integer code no mode has")
+            out.append(value)
+        return Arg(tuple(dict.fromkeys(out)), arg.how, arg.detail)
+
+    def rank(self, api: apis.Api, bound) -> Arg:
+        if api.rank is not None:
+            return Arg.known(api.rank, "implied")
+        for param in api.size_params:
+            for expr, where, _ in bound.get(param, []):
+                n = self.length(expr, where)
+                if n is not None:
+                    return Arg.known(n, "literal", f"`{param}` has {n} values")
+        return Arg.unknown("the input's rank")
+
+    def length(self, expr, at) -> int | None:
+        """How many values a size or scale argument holds, when the code says it."""
+        if isinstance(expr, (ast.Tuple, ast.List)):
+            return len(expr.elts) if not any(isinstance(e, ast.Starred) for e in expr.elts) else None
+        if isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Slice):
+            s = expr.slice
+            if s.upper is None and s.step is None and isinstance(s.lower, ast.UnaryOp) \
+                    and isinstance(s.lower.op, ast.USub) and isinstance(s.lower.operand, ast.Constant):
+                return int(s.lower.operand.value)
+            return None
+        if isinstance(expr, ast.Name):
+            value = self.evaluate(expr, at)
+            if value.certain and isinstance(value.value, tuple):
+                return len(value.value)
+        return None
+
+    def passes_scale(self, api: apis.Api, bound) -> Arg:
+        """True for a scale factor other than whole numbers (whole factors give the same sizes everywhere)."""
+        sources = bound.get(api.scale_param) if api.scale_param else None
+        if not sources:
+            return Arg.known(False, "api-default")
+        for expr, where, _ in sources:
+            value = self.evaluate(expr, where)
+            if not value.certain:
+                return Arg.unknown(f"scale factor {value.detail or _src(expr)}")
+            items = value.value if isinstance(value.value, tuple) else (value.value,)
+            if any(v is not None and not (isinstance(v, (int, float)) and float(v).is_integer()) for v in items):
+                return Arg.known(True, value.how)
+        return Arg.known(False, "literal")
+
+    # --------------------------------------------------------------------------------- where it runs
+    def input_kind(self, call: ast.Call, api: apis.Api, bound) -> str | None:
+        """'tensor' or 'pil' for what a torchvision resize is applied to, when the code shows it."""
+        target = None
+        if api.input and bound.get(api.input):
+            target = bound[api.input][0]
+        else:  # a transform object: applied inline, or inside an inline Compose([...])
+            node, parent = call, self.parent.get(call)
+            if isinstance(parent, (ast.List, ast.Tuple)):
+                compose = self.parent.get(parent)
+                if isinstance(compose, ast.Call):
+                    node, parent = compose, self.parent.get(compose)
+            if isinstance(parent, ast.Call) and parent.func is node and parent.args:
+                target = (parent.args[0], parent, True)
+        for func in self.functions(call):
+            for deco in getattr(func, "decorator_list", []):
+                if self.qualify(deco.func if isinstance(deco, ast.Call) else deco, func) in apis.ENABLE_GRAD:
+                    return "tensor"
+        if target is None:
+            return None
+        return self.kind_of(target[0], target[1])
+
+    def kind_of(self, expr, at, depth=0) -> str | None:
+        """What the code shows an expression holds: 'pil' (a PIL image), 'cpu' (a tensor made on the host from
+        numpy or an image and never moved), 'tensor' (a tensor that may be on a device), or None."""
+        if depth > MAX_DEPTH:
+            return None
+        if isinstance(expr, ast.Call):
+            func = self.qualify(expr.func, at)
+            if func in apis.PIL_MAKERS:
+                return "pil"
+            if func in apis.CPU_TENSOR_MAKERS or (isinstance(expr.func, ast.Call) and
+                                                  self.qualify(expr.func.func, at) in apis.CPU_TENSOR_MAKERS):
+                return "cpu"
+            if func and func.startswith("torch.") and expr.args:
+                inner = self.kind_of(expr.args[0], at, depth + 1)
+                if inner == "cpu" and func.rsplit(".", 1)[-1] in apis.DEVICE_KEEPING:
+                    return "cpu"
+            if func and func.startswith(apis.TENSOR_MAKERS):
+                return "tensor"
+            if isinstance(expr.func, ast.Attribute):
+                method = expr.func.attr
+                inner = self.kind_of(expr.func.value, at, depth + 1)
+                if inner == "pil":
+                    return "pil" if method in apis.PIL_METHODS else None
+                if inner == "cpu":
+                    if method in apis.DEVICE_KEEPING:
+                        return "cpu"
+                    if method == "to" and not expr.args and all(kw.arg == "dtype" for kw in expr.keywords):
+                        return "cpu"
+                    if method == "to" and expr.args and _src(expr.args[0]).startswith("torch.") \
+                            and not expr.keywords:
+                        return "cpu"  # .to(torch.float32)
+                    return "tensor" if method in apis.TENSOR_METHODS else None
+                if method in apis.TENSOR_METHODS:
+                    return "tensor" if inner == "tensor" or method in ("clamp", "permute", "unsqueeze", "detach",
+                                                                       "float", "half") else None
+            return None
+        if isinstance(expr, ast.BinOp):
+            kinds = {self.kind_of(expr.left, at, depth + 1), self.kind_of(expr.right, at, depth + 1)}
+            if "tensor" in kinds:
+                return "tensor"
+            return "cpu" if "cpu" in kinds else None
+        if isinstance(expr, ast.Name):
+            for func in self.functions(at):
+                assigns = self.function_assigns(func).get(expr.id)
+                if assigns:
+                    before = sorted(((v, s) for v, s in assigns if _before(s, at)), key=lambda item: item[1].lineno)
+                    if before and before[-1][0] is not None:
+                        return self.kind_of(before[-1][0], before[-1][1], depth + 1)
+                    return None
+                annotation = self.annotations(func).get(expr.id)
+                if annotation is not None:
+                    text = _src(annotation)
+                    if "Tensor" in text:
+                        return "tensor"
+                    if "Image" in text:
+                        return "pil"
+                    return None
+                if expr.id in self.params(func):
+                    return None
+        return None
+
+    def gradients(self, call) -> bool | None:
+        """False inside ``torch.no_grad()`` / ``inference_mode()`` (a with block or a decorator)."""
+        for node in self.ancestors(call):
+            items = []
+            if isinstance(node, (ast.With, ast.AsyncWith)):
+                items = [item.context_expr for item in node.items]
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                items = list(node.decorator_list)
+            for item in items:
+                name = self.qualify(item.func if isinstance(item, ast.Call) else item, node)
+                if name in apis.NO_GRAD:
+                    return False
+                if name in apis.ENABLE_GRAD:
+                    return None
+        return None
+
+    def in_model(self, call) -> bool | None:
+        """True in a method of a model class (an ``nn.Module``): code that is trained and exported; False in a
+        frozen one (it sets ``requires_grad = False``); None when the code does not show it."""
+        for node in self.ancestors(call):
+            if isinstance(node, ast.ClassDef):
+                if not self.is_model_class(node):
+                    return None
+                segment = "\n".join(self.lines[node.lineno - 1:node.end_lineno])
+                return not re.search(r"requires_grad\s*=\s*False|requires_grad_\(\s*False", segment)
+        return None
+
+    def differentiates(self, call) -> bool:
+        """True in code that shows it computes gradients: ``torch.enable_grad()``, ``.backward()``, autograd.grad."""
+        for node in self.ancestors(call):
+            if isinstance(node, (ast.With, ast.AsyncWith)):
+                if any(self.qualify(i.context_expr.func if isinstance(i.context_expr, ast.Call) else i.context_expr,
+                                    node) in apis.ENABLE_GRAD for i in node.items):
+                    return True
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for deco in node.decorator_list:
+                    if self.qualify(deco.func if isinstance(deco, ast.Call) else deco, node) in apis.ENABLE_GRAD:
+                        return True
+                segment = "\n".join(self.lines[node.lineno - 1:node.end_lineno])
+                if re.search(r"\.backward\s*\(|autograd\.grad\s*\(", segment):
+                    return True
+        return False
+
+    def is_model_class(self, cls, depth: int = 0) -> bool:
+        if depth > MAX_DEPTH:
+            return False
+        for base in cls.bases:
+            qualified = self.qualify(base, cls) or ""
+            last = qualified.rsplit(".", 1)[-1] or (base.id if isinstance(base, ast.Name) else
+                                                    base.attr if isinstance(base, ast.Attribute) else "")
+            if qualified.startswith(apis.MODEL_BASE_PREFIXES) or last in apis.MODEL_BASE_NAMES:
+                return True
+            if isinstance(base, ast.Name) and base.id in self.classes and self.classes[base.id] is not cls \
+                    and self.is_model_class(self.classes[base.id], depth + 1):
+                return True
+        return False
+
+    def device_guard(self, call) -> dict:
+        """{"not_on": devices} / {"only_on": devices} when an ``if x.device.type == "mps":`` decides the call."""
+        child = call
+        for node in self.ancestors(call):
+            if isinstance(node, ast.If) and isinstance(node.test, ast.Compare) and len(node.test.ops) == 1 \
+                    and isinstance(node.test.ops[0], (ast.Eq, ast.NotEq)):
+                sides = [node.test.left, node.test.comparators[0]]
+                device = next((x.value for x in sides if isinstance(x, ast.Constant) and x.value in apis.DEVICES),
+                              None)
+                other = next((x for x in sides if not isinstance(x, ast.Constant)), None)
+                if device and other is not None and "device" in _src(other):
+                    in_body = child in node.body
+                    equal = isinstance(node.test.ops[0], ast.Eq)
+                    return {"only_on": (device,)} if in_body == equal else {"not_on": (device,)}
+            child = node
+        return {}
+
+    # ---------------------------------------------------------------------------------------- ONNX nodes
+    def onnx_site(self, call: ast.Call, index: int) -> Site | None:
+        op = call.args[index] if len(call.args) > index else next(
+            (kw.value for kw in call.keywords if kw.arg == "op_type"), None)
+        if op is None:
+            return None
+        op_type = self.evaluate(op, call)
+        if not any(v in apis.ONNX_RESIZE_OPS for v in op_type.values):
+            return None
+        attrs = {}
+        for kw in call.keywords:
+            if kw.arg:
+                attrs[kw.arg] = self.evaluate(kw.value, call)
+        mode = attrs.get("mode", Arg.known("nearest", "api-default"))
+        mode = Arg(tuple(v.decode() if isinstance(v, bytes) else v for v in mode.values), mode.how, mode.detail)
+        extra = {}
+        for key in ("coordinate_transformation_mode", "nearest_mode", "cubic_coeff_a", "exclude_outside"):
+            if key in attrs:
+                value = attrs[key]
+                if not value.certain:
+                    extra[key] = None
+                    continue
+                v = value.value
+                extra[key] = v.decode() if isinstance(v, bytes) else v
+        antialias = attrs.get("antialias", Arg.known(0, "api-default"))
+        antialias = Arg(tuple(bool(v) for v in antialias.values), antialias.how, antialias.detail)
+        line, column = self.position(call)
+        return Site(path=self.path, line=line, column=column, end_line=call.end_lineno, library="onnx",
+                    api="onnx.helper.make_node:Resize", mode=mode,
+                    align_corners=Arg.known(extra.get("coordinate_transformation_mode") == "align_corners", "literal"),
+                    antialias=antialias, rank=Arg.unknown("the input's rank"), runs="model", kind="node",
+                    in_model=None,
+                    snippet=self.snippet(line), extra=extra)
+
+    # ------------------------------------------------------------------------------------------- places
+    def position(self, call: ast.Call) -> tuple[int, int]:
+        """(line, column), 1-based, of the called name: for ``a(...)\\n.resize(...)`` the line of ``resize``."""
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.end_lineno is not None:
+            return func.end_lineno, func.end_col_offset - len(func.attr) + 1
+        return call.lineno, call.col_offset + 1
+
+    def snippet(self, line: int) -> str:
+        return self.lines[line - 1].strip()[:200] if 0 < line <= len(self.lines) else ""

@@ -1,0 +1,412 @@
+"""Rust sources: Burn (and candle) resize *constructions*, read from the code only.
+
+A lexer blanks comments, strings, character literals and macro templates (``quote! { ... }``:
+code generated for another crate; ``macro_rules!`` bodies are code and are read), keeping every line and column.  Sites are the places that fix a mode:
+``InterpolateOptions::new(mode)`` (with ``.with_align_corners(..)``), an ``InterpolateOptions { mode, .. }``
+literal, and burn-nn's ``Interpolate1dConfig::new()`` / ``Interpolate2dConfig::new()`` chains
+(``.with_mode``, ``.with_align_corners``, ``.with_scale_factor``).  ``match`` arms, ``matches!`` tests, type
+names in signatures and backend plumbing that forwards an options value are not constructions.  Imports are
+resolved: ``use ...::InterpolateMode as Mode``, grouped and glob imports.  When the options are built inside
+an ``interpolate(...)`` call, the site is that call's line.
+
+>>> src = '''use burn::tensor::ops::InterpolateMode as Mode;
+... // let o = InterpolateOptions::new(Mode::Bilinear);
+... fn up<B: Backend>(x: Tensor<B, 4>) -> Tensor<B, 4> {
+...     match mode { Mode::NearestExact => todo!(), _ => () }
+...     interpolate(
+...         x, [8, 8],
+...         InterpolateOptions::new(Mode::NearestExact).with_align_corners(false),
+...     )
+... }'''
+>>> [(s.line, s.api, s.mode.values, s.align_corners.values) for s in read_rust(src, "up.rs")]
+[(5, 'burn::tensor::module::interpolate', ('NearestExact',), (False,))]
+"""
+
+from __future__ import annotations
+
+import re
+
+from .sites import Arg, Site
+
+OPS_MODES = ("Nearest", "NearestExact", "Bilinear", "Bicubic", "Lanczos3")
+#: burn-nn's own enum, converted to the ops enum by ``From`` (burn-nn modules/interpolate/mod.rs).
+NN_MODES = {"Nearest": "Nearest", "NearestExact": "NearestExact", "Linear": "Bilinear", "Cubic": "Bicubic",
+            "Lanczos": "Lanczos3"}
+CONFIGS = {"Interpolate1dConfig": 1, "Interpolate2dConfig": 2}
+CANDLE = {"upsample_nearest1d": ("upsample_nearest2d", 1), "upsample_nearest2d": ("upsample_nearest2d", 2),
+          "interpolate1d": ("upsample_nearest2d", 1), "interpolate2d": ("upsample_nearest2d", 2),
+          "upsample_bilinear2d": ("upsample_bilinear2d", 2)}
+WORDS = ("InterpolateOptions", "Interpolate1dConfig", "Interpolate2dConfig", "upsample_nearest", "interpolate1d",
+         "interpolate2d", "upsample_bilinear2d")
+_TEMPLATE = re.compile(r"\b(?:quote|quote_spanned)\s*!\s*([({\[])")
+_USE = re.compile(r"\buse\s+([^;]+);")
+_LET = re.compile(r"\blet\s+(?:mut\s+)?(\w+)\s*(?::[^=;]+)?=\s*([^;]+);")
+_PATH_VARIANT = re.compile(r"^(?:(?:\w+)::)*(\w+)::(\w+)$")
+_CLOSE = {"(": ")", "[": "]", "{": "}"}
+
+
+def lex(text: str) -> tuple[str, dict[int, str]]:
+    """(code with comments, strings and char literals blanked, {line: comment text})."""
+    out = list(text)
+    comments: dict[int, str] = {}
+    i, n, line = 0, len(text), 1
+
+    def blank(a, b):
+        for k in range(a, b):
+            if out[k] != "\n":
+                out[k] = " "
+
+    while i < n:
+        c = text[i]
+        if c == "\n":
+            line += 1
+            i += 1
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            comments[line] = (comments.get(line, "") + " " + text[i + 2:j]).strip()
+            blank(i, j)
+            i = j
+        elif text.startswith("/*", i):
+            depth, j = 1, i + 2
+            while j < n and depth:
+                if text.startswith("/*", j):
+                    depth, j = depth + 1, j + 2
+                elif text.startswith("*/", j):
+                    depth, j = depth - 1, j + 2
+                else:
+                    j += 1
+            body = text[i:j]
+            for k, part in enumerate(body.split("\n")):
+                comments[line + k] = (comments.get(line + k, "") + " " + part.strip("/* ")).strip()
+            blank(i, j)
+            line += body.count("\n")
+            i = j
+        elif c in "rb" and re.match(r"(?:br|r|b)?#*\"", text[i:i + 8]) and (i == 0 or not (text[i - 1].isalnum()
+                                                                                         or text[i - 1] == "_")):
+            m = re.match(r"(br|r|b)?(#*)\"", text[i:i + 260])
+            prefix, hashes = m.group(1) or "", m.group(2)
+            start = i + m.end()
+            if "r" in prefix:
+                end = text.find('"' + hashes, start)
+                end = n if end < 0 else end + 1 + len(hashes)
+            else:
+                end = _string_end(text, start)
+            blank(start, max(start, end - 1 - len(hashes)))
+            line += text.count("\n", i, end)
+            i = end
+        elif c == '"':
+            end = _string_end(text, i + 1)
+            blank(i + 1, max(i + 1, end - 1))
+            line += text.count("\n", i, end)
+            i = end
+        elif c == "'":
+            if text.startswith("\\", i + 1):
+                end = text.find("'", i + 2)
+                end = n if end < 0 else end + 1
+            elif i + 2 < n and text[i + 2] == "'":
+                end = i + 3
+            else:  # a lifetime
+                i += 1
+                continue
+            blank(i + 1, end - 1)
+            i = end
+        else:
+            i += 1
+    code = "".join(out)
+    for m in _TEMPLATE.finditer(code):
+        start = m.end(1) - 1
+        end = _balanced(code, start)
+        chars = list(code)
+        for k in range(start + 1, max(start + 1, end - 1)):
+            if chars[k] != "\n":
+                chars[k] = " "
+        code = "".join(chars)
+    return code, comments
+
+
+def _string_end(text: str, start: int) -> int:
+    """Index after the closing quote of a string whose body starts at ``start``."""
+    i, n = start, len(text)
+    while i < n:
+        if text[i] == "\\":
+            i += 2
+        elif text[i] == '"':
+            return i + 1
+        else:
+            i += 1
+    return n
+
+
+def _balanced(code: str, open_at: int) -> int:
+    """Index after the bracket that closes the one at ``open_at`` (len(code) when unclosed)."""
+    opener = code[open_at]
+    closer = _CLOSE[opener]
+    depth = 0
+    for k in range(open_at, len(code)):
+        ch = code[k]
+        if ch == opener:
+            depth += 1
+        elif ch == closer:
+            depth -= 1
+            if depth == 0:
+                return k + 1
+    return len(code)
+
+
+def use_names(code: str) -> dict[str, str]:
+    """local name -> full path of every ``use`` item (globs as ``path::*`` keys)."""
+    out: dict[str, str] = {}
+
+    def walk(prefix: str, tree: str):
+        tree = tree.strip()
+        if not tree:
+            return
+        if tree.endswith("}") and "{" in tree:
+            head, body = tree.split("{", 1)
+            head = head.strip().rstrip(":").strip()
+            base = f"{prefix}::{head}" if prefix and head else (head or prefix)
+            depth, part = 0, ""
+            for ch in body[:-1]:
+                if ch == "{":
+                    depth += 1
+                elif ch == "}":
+                    depth -= 1
+                if ch == "," and depth == 0:
+                    walk(base, part)
+                    part = ""
+                else:
+                    part += ch
+            walk(base, part)
+            return
+        path = f"{prefix}::{tree}" if prefix else tree
+        if " as " in path:
+            path, alias = (p.strip() for p in path.rsplit(" as ", 1))
+            out[alias] = path
+        elif path.endswith("*"):
+            out[path] = path
+        else:
+            out[path.rsplit("::", 1)[-1].strip()] = path.strip()
+
+    for m in _USE.finditer(code):
+        walk("", re.sub(r"\s+", " ", m.group(1)).replace(":: ", "::").replace(" ::", "::"))
+    return out
+
+
+def read_rust(text: str, path: str) -> list[Site]:
+    """Every Burn (or candle) resize construction in one Rust source."""
+    if not any(word in text for word in WORDS):
+        return []
+    code, _ = lex(text)
+    return _Reader(text, code, path).sites()
+
+
+class _Reader:
+    def __init__(self, text: str, code: str, path: str):
+        self.text, self.code, self.path = text, code, path
+        self.lines = text.splitlines()
+        self.line_starts = [0]
+        for m in re.finditer("\n", code):
+            self.line_starts.append(m.end())
+        self.uses = use_names(code)
+
+        def local_names(target: str) -> set[str]:
+            return {target} | {alias for alias, full in self.uses.items() if full.split("::")[-1] == target}
+
+        self.options = local_names("InterpolateOptions")
+        self.configs = {name: (cfg, rank) for cfg, rank in CONFIGS.items() for name in local_names(cfg)}
+        self.mode_enums = local_names("InterpolateMode") | {"InterpolateMode"}
+        globbed = any(full.endswith("InterpolateMode::*") for full in self.uses)
+        self.bare_variants = set(OPS_MODES) | set(NN_MODES) if globbed else {
+            alias for alias, full in self.uses.items() if full.split("::")[-2:-1] == ["InterpolateMode"]}
+        self.candle = "candle" in code
+        self._enclosing = self._paren_parents()
+
+    def position(self, offset: int) -> tuple[int, int]:
+        lo, hi = 0, len(self.line_starts) - 1
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if self.line_starts[mid] <= offset:
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo + 1, offset - self.line_starts[lo] + 1
+
+    def _paren_parents(self) -> list[tuple[int, int]]:
+        """(open, close) of every parenthesis pair, for finding the call an argument is in."""
+        pairs, stack = [], []
+        for k, ch in enumerate(self.code):
+            if ch == "(":
+                stack.append(k)
+            elif ch == ")" and stack:
+                pairs.append((stack.pop(), k))
+        pairs.sort()
+        return pairs
+
+    def enclosing_call(self, offset: int) -> int | None:
+        """Offset of the name of the innermost ``interpolate(`` call whose arguments contain ``offset``."""
+        best = None
+        for open_, close in self._enclosing:
+            if open_ > offset:
+                break
+            if open_ < offset < close:
+                best = open_
+        if best is None:
+            return None
+        head = self.code[max(0, best - 120):best]
+        m = re.search(r"((?:\w+::)*interpolate)\s*$", head)
+        if m is None:
+            return None
+        return best - len(head) + m.start(1)
+
+    def snippet(self, line: int) -> str:
+        return self.lines[line - 1].strip()[:200] if 0 < line <= len(self.lines) else ""
+
+    def site(self, offset: int, api: str, mode: Arg, align: Arg, rank: int, scale: Arg, end: int,
+             library: str = "burn") -> Site:
+        call = self.enclosing_call(offset) if library == "burn" else None
+        if call is not None:
+            api = "burn::tensor::module::interpolate"
+        line, column = self.position(call if call is not None else offset)
+        end_line, _ = self.position(end)
+        return Site(path=self.path, line=line, column=column, end_line=max(end_line, line), library=library,
+                    api=api, mode=mode, align_corners=align, antialias=Arg.known(False, "api-default"),
+                    rank=Arg.known(rank, "implied"), scale_factor=scale, runs="model", kind="construction",
+                    snippet=self.snippet(line))
+
+    def chain(self, after: int) -> tuple[list[tuple[str, str]], int]:
+        """``.method(args)`` calls following a construction: ([(method, args)], end offset)."""
+        calls, k = [], after
+        while True:
+            m = re.compile(r"\s*\.\s*(\w+)\s*\(").match(self.code, k)
+            if m is None:
+                return calls, k
+            close = _balanced(self.code, m.end() - 1)
+            calls.append((m.group(1), self.code[m.end():close - 1]))
+            k = close
+
+    def mode(self, text: str, before: int, nn: bool = False) -> Arg:
+        text = re.sub(r"\.(into|clone)\(\s*\)$", "", text.strip()).strip().lstrip("&")
+        m = _PATH_VARIANT.match(text)
+        variant = None
+        if m and (m.group(1) in self.mode_enums or "InterpolateMode" in text):
+            variant = m.group(2)
+        elif re.fullmatch(r"\w+", text) and text in self.bare_variants:
+            variant = text
+        elif re.fullmatch(r"\w+", text):
+            lets = [lm for lm in _LET.finditer(self.code, 0, before) if lm.group(1) == text]
+            if lets:
+                inner = lets[-1].group(2).strip()
+                if inner != text and "::" in inner:
+                    found = self.mode(inner, lets[-1].start(), nn)
+                    return Arg(found.values, "literal", f"`let {text}`") if found.values else found
+        if variant is None:
+            return Arg.unknown(f"`{text[:60]}`")
+        table = NN_MODES if nn or variant in ("Linear", "Cubic", "Lanczos") else {m_: m_ for m_ in OPS_MODES}
+        if variant not in table:
+            return Arg.unknown(f"`{text[:60]}`")
+        return Arg.known(table[variant])
+
+    @staticmethod
+    def boolean(text: str) -> Arg:
+        text = text.strip()
+        if text in ("true", "false"):
+            return Arg.known(text == "true")
+        return Arg.unknown(f"`{text[:60]}`")
+
+    def sites(self) -> list[Site]:
+        out = []
+        names = "|".join(sorted(map(re.escape, self.options | set(self.configs)), key=len, reverse=True))
+        if names:
+            for m in re.finditer(rf"(?<![\w:])(?:\w+::)*({names})\s*::\s*new\s*\(", self.code):
+                close = _balanced(self.code, m.end() - 1)
+                args = self.code[m.end():close - 1]
+                calls, end = self.chain(close)
+                name = m.group(1)
+                if name in self.configs:
+                    mode, align = Arg.known("Nearest", "api-default"), Arg.known(None, "api-default")
+                    scale = Arg.known(False, "api-default")
+                    for method, value in calls:
+                        if method == "with_mode":
+                            mode = self.mode(value, m.start(), nn=True)
+                        elif method == "with_align_corners":
+                            align = self.boolean(value)
+                        elif method == "with_scale_factor":
+                            scale = _fractional_scale(value)
+                    canonical, rank = self.configs[name]
+                    out.append(self.site(m.start(1), f"burn::nn::interpolate::{canonical}", mode, align, rank, scale,
+                                         end))
+                else:
+                    mode = self.mode(args, m.start())
+                    align = Arg.known(None, "api-default")
+                    for method, value in calls:
+                        if method == "with_align_corners":
+                            align = self.boolean(value)
+                    out.append(self.site(m.start(1), "burn::tensor::ops::InterpolateOptions", mode, align, 2,
+                                         Arg.known(False, "api-default"), end))
+            options = "|".join(sorted(map(re.escape, self.options), key=len, reverse=True))
+            for m in re.finditer(rf"(?<![\w:])(?:\w+::)*({options})\s*\{{", self.code) if options else ():
+                before = self.code[max(0, m.start() - 40):m.start()]
+                if re.search(r"\b(struct|impl|for|let|enum|fn|->)\s*$", before) or re.search(r"[:<]\s*$", before):
+                    continue
+                close = _balanced(self.code, m.end() - 1)
+                if re.match(r"\s*(=>|\||\bif\b|=[^=])", self.code[close:close + 8]):
+                    continue  # a pattern, not a value
+                body = self.code[m.end():close - 1]
+                fields = _fields(body)
+                if "mode" not in fields and not any(f.strip() == "mode" for f in body.split(",")):
+                    continue
+                mode = self.mode(fields["mode"], m.start()) if "mode" in fields else Arg.unknown("`mode`")
+                align = self.boolean(fields["align_corners"]) if "align_corners" in fields else Arg.unknown(
+                    "`align_corners`")
+                out.append(self.site(m.start(1), "burn::tensor::ops::InterpolateOptions", mode, align, 2,
+                                     Arg.known(False, "api-default"), close))
+        if self.candle:
+            for m in re.finditer(r"\.\s*(" + "|".join(CANDLE) + r")\s*\(", self.code):
+                if re.search(r"\bfn\s*$", self.code[max(0, m.start() - 10):m.start()]):
+                    continue
+                close = _balanced(self.code, m.end() - 1)
+                mode, rank = CANDLE[m.group(1)]
+                align = Arg.known(None, "api-default")
+                if m.group(1) == "upsample_bilinear2d":
+                    parts = self.code[m.end():close - 1].split(",")
+                    align = self.boolean(parts[2]) if len(parts) >= 3 else Arg.unknown("`align_corners`")
+                out.append(self.site(m.start(1), f"candle::Tensor::{m.group(1)}", Arg.known(mode), align, rank,
+                                     Arg.known(False, "api-default"), close, library="candle"))
+        out.sort(key=lambda s: (s.line, s.column))
+        unique, seen = [], set()
+        for s in out:
+            if (s.line, s.column) not in seen:
+                seen.add((s.line, s.column))
+                unique.append(s)
+        return unique
+
+
+def _fields(body: str) -> dict[str, str]:
+    """field -> expression text of a struct literal body (top level only)."""
+    out, depth, part = {}, 0, ""
+    for ch in body + ",":
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            if ":" in part:
+                key, value = part.split(":", 1)
+                if not value.startswith(":"):
+                    out[key.strip()] = value.strip()
+            part = ""
+        else:
+            part += ch
+    return out
+
+
+def _fractional_scale(text: str) -> Arg:
+    """``Some([1.5, 1.5])`` -> True; ``None`` or whole factors -> False (they give the same sizes everywhere)."""
+    text = text.strip()
+    if text == "None":
+        return Arg.known(False)
+    numbers = re.findall(r"-?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?", text)
+    if not numbers or re.search(r"[A-Za-z_]\w*", re.sub(r"\b(Some|f32|f64)\b", "", text)):
+        return Arg.unknown(f"`{text[:60]}`")
+    return Arg.known(any(not float(x).is_integer() for x in numbers))

@@ -1,0 +1,101 @@
+"""A resize call found in code: where it is, which library function it calls and what the code passes.
+
+A :class:`Site` is what the readers (``python.py``, ``rust.py``, ``config.py``) produce and what ``judge.py``
+asks the knowledge base about.  Each argument the judgement depends on is an :class:`Arg`: the values the code
+can pass there and how they were found, so that a finding can say whether it is certain, holds on one branch
+of the code, or depends on something the code does not say.
+
+>>> Arg.known("bicubic").values, Arg.known("bicubic").certain
+(('bicubic',), True)
+>>> Arg(("nearest", "bicubic"), "conditional", "mode = 'nearest' if mask else 'bicubic'").certain
+False
+>>> Arg.unknown("parameter `mode` has no default").values
+()
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+#: How a value was found.  Certain: literal (in the call), module-constant, param-default, init-attribute,
+#: api-default (the argument is absent), implied (the API fixes it, e.g. UpsamplingBilinear2d).  Not certain:
+#: conditional (one of several values the code picks between), unknown (the code does not say).
+CERTAIN = ("literal", "module-constant", "param-default", "init-attribute", "api-default", "implied")
+HOW = CERTAIN + ("conditional", "unknown")
+
+
+@dataclass(frozen=True)
+class Arg:
+    """The values one argument can take at a call, and how they were found."""
+
+    values: tuple = ()
+    how: str = "unknown"
+    detail: str = ""
+
+    @classmethod
+    def known(cls, value, how: str = "literal", detail: str = "") -> "Arg":
+        return cls((value,), how, detail)
+
+    @classmethod
+    def unknown(cls, detail: str = "") -> "Arg":
+        return cls((), "unknown", detail)
+
+    @property
+    def certain(self) -> bool:
+        return len(self.values) == 1 and self.how in CERTAIN
+
+    @property
+    def value(self):
+        """The value when there is exactly one (else None)."""
+        return self.values[0] if len(self.values) == 1 else None
+
+
+@dataclass
+class Site:
+    """One call of a known resize function (or one configuration of it), with what the code passes.
+
+    ``scale_factor`` is True when the call passes a scale factor that is not a whole number (whole factors
+    give the same sizes in every library).  ``library`` is the library whose rules the call follows (``torch``, ``tensorflow``, ``jax``, ``onnx``,
+    ``opencv``, ``pillow``, ``burn``, ``candle``); ``runs`` says where it runs: ``model`` (a tensor op that
+    moves with the model to the backend being linted), ``host`` (a data pipeline on the CPU, with its own
+    library), or ``input`` (decided by what it is applied to: torchvision).  ``training`` is False when the
+    code runs the call without gradients (``torch.no_grad()``), None when the run's option decides.
+    ``in_model`` is True when the call is in a model's code (a method of an ``nn.Module``), False in a frozen
+    model (it sets ``requires_grad = False``), None when the code does not show it (a pipeline, a free
+    function); ``differentiated`` is True in code that computes gradients (``torch.enable_grad()``,
+    ``.backward()``).
+    """
+
+    path: str
+    line: int
+    column: int
+    library: str
+    api: str
+    mode: Arg
+    align_corners: Arg = field(default_factory=lambda: Arg.known(None, "api-default"))
+    antialias: Arg = field(default_factory=lambda: Arg.known(False, "api-default"))
+    rank: Arg = field(default_factory=Arg)
+    scale_factor: Arg = field(default_factory=lambda: Arg.known(False, "api-default"))
+    runs: str = "model"
+    training: bool | None = None
+    in_model: bool | None = True
+    differentiated: bool = False
+    end_line: int | None = None
+    snippet: str = ""
+    kind: str = "call"                # call | construction | config | node
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def lines(self) -> range:
+        return range(self.line, (self.end_line or self.line) + 1)
+
+    def to_dict(self) -> dict:
+        def arg(a: Arg):
+            return {"values": [v if isinstance(v, (str, int, float, bool, type(None))) else str(v)
+                               for v in a.values], "how": a.how, "detail": a.detail}
+        return {"path": self.path, "line": self.line, "column": self.column, "end_line": self.end_line,
+                "library": self.library, "api": self.api, "kind": self.kind, "runs": self.runs,
+                "mode": arg(self.mode), "align_corners": arg(self.align_corners),
+                "antialias": arg(self.antialias), "rank": arg(self.rank), "scale_factor": arg(self.scale_factor),
+                "training": self.training, "in_model": self.in_model,
+                "differentiated": self.differentiated, "snippet": self.snippet, **({"extra": self.extra} if self.extra else {})}
