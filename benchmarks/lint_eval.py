@@ -128,17 +128,20 @@ def main(argv=None):
     parser.add_argument("--repo", action="append", help="only these repositories (owner+name or name)")
     parser.add_argument("--target", action="append", choices=sorted(TARGETS))
     parser.add_argument("--misses", action="store_true", help="list wrong findings and missed rows")
-    parser.add_argument("--markdown", action="store_true")
+    parser.add_argument("--wide", action="store_true", help="one row per repository, one column pair per target")
     args = parser.parse_args(argv)
     by_repo = load(args.dataset)
     targets = args.target or list(TARGETS)
     lines = ["| repository | target | error precision | precision | recall | error recall | files | s |",
              "|---|---|---|---|---|---|---|---|"]
+    wide = ["| repository | files | " + " | ".join(f"`{COMMANDS[t]}`: errors right | risky found" for t in targets)
+            + " |", "|---|---|" + "---|---|" * len(targets)]
     totals = defaultdict(lambda: defaultdict(int))
     for repo, rows in by_repo.items():
         if args.repo and not any(r == repo or repo.endswith("+" + r) for r in args.repo):
             continue
         tree = args.dataset / "src" / repo
+        row = []
         for target in targets:
             stats, wrong, misses = evaluate(tree, rows, target)
             for k, v in stats.items():
@@ -148,17 +151,22 @@ def main(argv=None):
                          f"{ratio(stats['shown_right'], stats['shown'])} | {ratio(stats['found'], stats['risky'])} | "
                          f"{ratio(stats['found_errors'], stats['risky_errors'])} | {stats['files']} | "
                          f"{stats['seconds']:.1f} |")
+            row.append(f"{ratio(stats['errors_right'], stats['errors'])} | {ratio(stats['found'], stats['risky'])}")
             if args.misses:
                 for item in wrong:
                     print(f"  WRONG {repo} {target}: {item}", file=sys.stderr)
                 for item in misses:
                     print(f"  MISS  {repo} {target}: {item}", file=sys.stderr)
+        wide.append(f"| {repo.replace('+', '/')} | {stats['files']} | " + " | ".join(row) + " |")
+    wide.append("| **all** | | " + " | ".join(
+        f"{ratio(totals[t]['errors_right'], totals[t]['errors'])} | {ratio(totals[t]['found'], totals[t]['risky'])}"
+        for t in targets) + " |")
     for target in targets:
         s = totals[target]
         lines.append(f"| **all** | {COMMANDS[target]} | {ratio(s['errors_right'], s['errors'])} | "
                      f"{ratio(s['shown_right'], s['shown'])} | {ratio(s['found'], s['risky'])} | "
                      f"{ratio(s['found_errors'], s['risky_errors'])} | {s['files']} | {s['seconds']:.1f} |")
-    print("\n".join(lines))
+    print("\n".join(wide if args.wide else lines))
 
 
 if __name__ == "__main__":

@@ -57,7 +57,7 @@ def test_lint_reports_file_and_line(capsys, tmp_path):
     assert "train.py" not in out  # nearest is fine on burn-tch
     code, out, _ = run(capsys, "lint", str(tmp_path), "--backend", "burn-wgpu", "--train", "--json")
     assert code == 0
-    assert isinstance(json.loads(out), list)
+    assert isinstance(json.loads(out)["issues"], list)
 
 
 def test_fixes_command(capsys):

@@ -22,7 +22,7 @@ import re
 
 from ...conventions import mode_names as names
 from . import apis
-from .sites import Arg, Site
+from .sites import Arg, Site, source_lines
 
 _TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|[\w\-.]+|\S')
 KEY_WORDS = ("interp", "upsampl", "resiz", "resampl", "mode")
@@ -79,7 +79,7 @@ def read_config(text: str, path: str) -> list[Site]:
     """Every mode setting and instantiated resize transform in one configuration file."""
     if not any(word.lower() in text.lower() for word in WORDS):
         return []
-    lines = text.splitlines()
+    lines = source_lines(text)
     sites: list[Site] = []
     block = None  # (site, key column) of an open instantiation target
     for number, line in enumerate(lines, 1):

@@ -257,7 +257,7 @@ class Judge:
             if site.in_model is False:
                 return "if gradients flow through this call (its model sets requires_grad=False)"
             return "if gradients flow through this call (the code does not show it is part of a trained model)"
-        if self.question.export and site.in_model is not True and f.operation in (
+        if self.question.export and site.in_model is None and f.operation in (
                 "forward", "export_onnx", "export_coreml", "convention"):
             return "if this call is part of the exported model (it is not in a model class)"
         return None
@@ -277,6 +277,8 @@ class Judge:
             if arg.how == "unknown":
                 open_dims.add(name)
         for (rule, _), (f, where) in seen.items():
+            if f.status == "supported" and f.severity == "info":
+                continue  # what works says nothing about this call
             if len(where) == len(variants):
                 condition = None
                 dims_used = set()
@@ -285,9 +287,7 @@ class Judge:
                 dims_used = {k for k in varying if {str(v[k]) for v in chosen} != varying[k]}
                 condition = _describe(dims_used, chosen)
             if f.unsettled or dims_used & open_dims:
-                text = ", ".join(filter(None, [condition, ("when " + "/".join(f.unsettled) + " allow it")
-                                               if f.unsettled and not condition else None]))
-                verdict.conditions.append((rule, text or "depending on the call", f.message, f))
+                verdict.conditions.append((rule, condition or "", f.message, f))
                 continue
             severity = f.severity
             if condition is None and severity in ("error", "differs") and role != "host":
@@ -321,6 +321,9 @@ def _describe(dims: set, chosen: list[dict]) -> str:
             values = sorted({v[k] for v in chosen}, key=str)
             if k == "rank":
                 parts.append("for " + " or ".join(f"{r}-D spatial input" for r in values))
+            elif k == "scale_factor":
+                parts.append("when the scale factor is " + ("not a whole number" if values == [True] else
+                                                            "a whole number or absent"))
             else:
                 parts.append(f"with {k}=" + " or ".join(repr(x) for x in values))
     return ", ".join(parts)

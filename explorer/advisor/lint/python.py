@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 
 from . import apis
-from .sites import CERTAIN, Arg, Site
+from .sites import CERTAIN, Arg, Site, source_lines
 
 MAX_DEPTH = 8
 #: Cheap text test before parsing: a file without any of these words has no site.
@@ -71,6 +71,9 @@ def read_python(text: str, path: str) -> list[Site]:
     return _Module(tree, text, path).sites()
 
 
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
 def _called_pattern(names) -> re.Pattern:
     return re.compile(r"\b(" + "|".join(sorted(map(re.escape, names), key=len, reverse=True)) + r")\s*[(,)\]]")
 
@@ -107,6 +110,18 @@ def _before(stmt, at) -> bool:
     if stmt.lineno > at.lineno:
         return False
     return not _contains(stmt, (at.lineno, at.col_offset, at.end_lineno, at.end_col_offset))
+
+
+def _device_test(test) -> tuple[str, bool] | None:
+    """(device, True for ==) of a test such as ``x.device.type == "mps"`` (None for any other test)."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.NotEq))):
+        return None
+    sides = [test.left, test.comparators[0]]
+    device = next((x.value for x in sides if isinstance(x, ast.Constant) and x.value in apis.DEVICES), None)
+    other = next((x for x in sides if not isinstance(x, ast.Constant)), None)
+    if device is None or other is None or "device" not in _src(other):
+        return None
+    return device, isinstance(test.ops[0], ast.Eq)
 
 
 def _bisect(starts: list[int], offset: int) -> int:
@@ -155,7 +170,7 @@ def _src(node) -> str:
 class _Module:
     def __init__(self, tree: ast.Module, text: str, path: str):
         self.tree, self.path, self.text = tree, path, text
-        self.lines = text.splitlines()
+        self.lines = source_lines(text)
         self.parent: dict = {}
         self.imports: dict[str, str] = {}
         self.imports_pil = False
@@ -378,7 +393,11 @@ class _Module:
             key = self.evaluate(node.slice, at, depth + 1)
             if key.certain and key.value in table:
                 value, where = table[key.value]
-                return self.evaluate(value, where, depth + 1)
+                found = self.evaluate(value, where, depth + 1)
+                if isinstance(node.value, ast.Name) and node.value.id in self.module_assigns \
+                        and not self.is_local(node.value.id, at):
+                    found = _with_how(found, "module-constant", f"`{_src(node)}`")
+                return found
             if key.certain:
                 return Arg.unknown(f"`{_src(node)}`: no such key")
             return _merge([self.evaluate(v, w, depth + 1) for v, w in table.values()],
@@ -481,9 +500,7 @@ class _Module:
     def candidate_calls(self):
         """The Call nodes whose callee is named one of ``self.callees``, found from the text and then the tree."""
         pattern = _CALLED if self.callees == CALLEES else _called_pattern(self.callees)
-        starts = [0]
-        for line in self.lines:
-            starts.append(starts[-1] + len(line) + 1)
+        starts = [0] + [m.end() for m in _LINE_END.finditer(self.text)]
         seen = set()
         for m in pattern.finditer(self.text):
             name = m.group(1)
@@ -491,8 +508,7 @@ class _Module:
                 continue
             offset = m.start(1)
             line = _bisect(starts, offset)
-            text_line = self.lines[line - 1] if line <= len(self.lines) else ""
-            col = len(text_line[:offset - starts[line - 1]].encode("utf-8"))
+            col = len(self.text[starts[line - 1]:offset].encode("utf-8"))
             call = self.call_named(line, col, len(name.encode("utf-8")))
             if call is not None and id(call) not in seen:
                 seen.add(id(call))
@@ -555,6 +571,8 @@ class _Module:
         if self.qualify(receiver, call):  # a module's function (np.resize, cv2.resize ...)
             return None
         api = apis.API[f"PIL.Image.Image.{call.func.attr}"]
+        if any(kw.arg == "resample" for kw in call.keywords):
+            return api  # only Pillow's resize and thumbnail take `resample`
         resample = self.bind(api, call.args, call.keywords, call).get("resample")
         if resample:
             value = self.evaluate(resample[0][0], resample[0][1])
@@ -764,10 +782,7 @@ class _Module:
             for func in self.functions(at):
                 assigns = self.function_assigns(func).get(expr.id)
                 if assigns:
-                    before = sorted(((v, s) for v, s in assigns if _before(s, at)), key=lambda item: item[1].lineno)
-                    if before and before[-1][0] is not None:
-                        return self.kind_of(before[-1][0], before[-1][1], depth + 1)
-                    return None
+                    return self._kind_of_assigned(assigns, at, depth)
                 annotation = self.annotations(func).get(expr.id)
                 if annotation is not None:
                     text = _src(annotation)
@@ -778,6 +793,16 @@ class _Module:
                     return None
                 if expr.id in self.params(func):
                     return None
+            assigns = self.module_assigns.get(expr.id)
+            if assigns:
+                return self._kind_of_assigned(assigns, at, depth)
+        return None
+
+    def _kind_of_assigned(self, assigns, at, depth) -> str | None:
+        """The kind of the last value assigned to a name before ``at``."""
+        before = sorted(((v, s) for v, s in assigns if _before(s, at)), key=lambda item: item[1].lineno)
+        if before and before[-1][0] is not None:
+            return self.kind_of(before[-1][0], before[-1][1], depth + 1)
         return None
 
     def gradients(self, call) -> bool | None:
@@ -838,19 +863,23 @@ class _Module:
         return False
 
     def device_guard(self, call) -> dict:
-        """{"not_on": devices} / {"only_on": devices} when an ``if x.device.type == "mps":`` decides the call."""
+        """{"not_on": devices} / {"only_on": devices} when ``if x.device.type == "mps":`` decides the call: it is
+        in the branch, in the other branch, or after a branch that returns."""
         child = call
         for node in self.ancestors(call):
-            if isinstance(node, ast.If) and isinstance(node.test, ast.Compare) and len(node.test.ops) == 1 \
-                    and isinstance(node.test.ops[0], (ast.Eq, ast.NotEq)):
-                sides = [node.test.left, node.test.comparators[0]]
-                device = next((x.value for x in sides if isinstance(x, ast.Constant) and x.value in apis.DEVICES),
-                              None)
-                other = next((x for x in sides if not isinstance(x, ast.Constant)), None)
-                if device and other is not None and "device" in _src(other):
-                    in_body = child in node.body
-                    equal = isinstance(node.test.ops[0], ast.Eq)
-                    return {"only_on": (device,)} if in_body == equal else {"not_on": (device,)}
+            test = _device_test(node.test) if isinstance(node, ast.If) else None
+            if test is not None:
+                device, equal = test
+                return {"only_on": (device,)} if (child in node.body) == equal else {"not_on": (device,)}
+            for field_name in ("body", "orelse", "finalbody"):
+                block = getattr(node, field_name, None)
+                if isinstance(block, list) and child in block:
+                    for stmt in block[:block.index(child)]:
+                        test = _device_test(stmt.test) if isinstance(stmt, ast.If) and not stmt.orelse else None
+                        if test is not None and stmt.body and isinstance(
+                                stmt.body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break)):
+                            device, equal = test
+                            return {"not_on": (device,)} if equal else {"only_on": (device,)}
             child = node
         return {}
 
@@ -890,11 +919,15 @@ class _Module:
 
     # ------------------------------------------------------------------------------------------- places
     def position(self, call: ast.Call) -> tuple[int, int]:
-        """(line, column), 1-based, of the called name: for ``a(...)\\n.resize(...)`` the line of ``resize``."""
+        """(line, column), 1-based, of the called name: for ``a(...)\\n.resize(...)`` the line of ``resize``.
+        The column counts characters (ast counts UTF-8 bytes)."""
         func = call.func
         if isinstance(func, ast.Attribute) and func.end_lineno is not None:
-            return func.end_lineno, func.end_col_offset - len(func.attr) + 1
-        return call.lineno, call.col_offset + 1
+            line, byte = func.end_lineno, func.end_col_offset - len(func.attr.encode("utf-8"))
+        else:
+            line, byte = call.lineno, call.col_offset
+        text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        return line, len(text.encode("utf-8")[:byte].decode("utf-8", errors="replace")) + 1
 
     def snippet(self, line: int) -> str:
         return self.lines[line - 1].strip()[:200] if 0 < line <= len(self.lines) else ""

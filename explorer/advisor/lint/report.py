@@ -46,7 +46,17 @@ def by_site(report: LintReport):
         if key not in groups:
             order.append(issue.site)
         groups[key].append(issue)
-    return [(site, sorted(groups[id(site)], key=lambda i: SEVERITY_ORDER[i.severity])) for site in order]
+    return [(site, sorted(groups[id(site)], key=_importance)) for site in order]
+
+
+#: Among findings of one severity, what happens first comes first: a forward failure before a backward one.
+OPERATION_ORDER = {"forward": 0, "export_onnx": 1, "export_coreml": 1, "backward": 2, "double_backward": 3,
+                   "convention": 4}
+
+
+def _importance(issue) -> tuple:
+    operation = issue.finding.operation if issue.finding else None
+    return SEVERITY_ORDER[issue.severity], OPERATION_ORDER.get(operation, 5), issue.rule
 
 
 def text(report: LintReport, root_label: str | None = None, show_info: bool = False) -> str:
@@ -67,14 +77,17 @@ def text(report: LintReport, root_label: str | None = None, show_info: bool = Fa
         for c in report.conditions:
             where = ", ".join(f"{s.path}:{s.line}" for s in c.sites[:3])
             more = f" +{len(c.sites) - 3} more" if len(c.sites) > 3 else ""
-            out.append(f"info: {len(c.sites)} site(s), {c.condition}: {c.message} [{c.rule}] ({where}{more})")
+            what = f"{c.condition[0].upper()}{c.condition[1:]}: {c.message}" if c.condition else c.message
+            out.append(f"info: {len(c.sites)} site(s): {what} [{c.rule}] ({where}{more})")
     for s in report.skipped:
         out.append(f"warning: {s}")
     for issue in report.unsuppressable:
         out.append(f"warning: {issue.site.path}:{issue.site.line}: a suppression comment needs a reason "
                    f"(`explorer: ignore[{issue.rule}] <why>`); the finding stays")
     errors = len(report.errors)
-    summary = f"{len(report)} issue(s), {errors} error(s) in {report.files} file(s) ({len(report.sites)} resize site(s))"
+    flagged = len({id(i.site) for i in report})
+    summary = (f"{len(report)} finding(s) at {flagged} site(s), {errors} error(s); {len(report.sites)} resize "
+               f"site(s) in {report.files} file(s)")
     extras = []
     if report.suppressed:
         extras.append(f"{len(report.suppressed)} suppressed inline")
@@ -192,5 +205,5 @@ def github(report: LintReport) -> str:
                    f"col={site.column},title={_escape_property(top.rule)}::{_escape_data(message)}")
     for s in report.skipped:
         out.append(f"::warning title=lint skipped a file::{_escape_data(str(s))}")
-    out.append(f"{len(report)} issue(s), {len(report.errors)} error(s) in {report.files} file(s).")
+    out.append(f"{len(report)} finding(s), {len(report.errors)} error(s) in {report.files} file(s).")
     return "\n".join(out)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from .sites import Arg, Site
+from .sites import Arg, Site, source_lines
 
 OPS_MODES = ("Nearest", "NearestExact", "Bilinear", "Bicubic", "Lanczos3")
 #: burn-nn's own enum, converted to the ops enum by ``From`` (burn-nn modules/interpolate/mod.rs).
@@ -204,10 +204,8 @@ def read_rust(text: str, path: str) -> list[Site]:
 class _Reader:
     def __init__(self, text: str, code: str, path: str):
         self.text, self.code, self.path = text, code, path
-        self.lines = text.splitlines()
-        self.line_starts = [0]
-        for m in re.finditer("\n", code):
-            self.line_starts.append(m.end())
+        self.lines = source_lines(text)
+        self.line_starts = [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", code)]
         self.uses = use_names(code)
 
         def local_names(target: str) -> set[str]:

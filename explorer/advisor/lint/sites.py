@@ -15,6 +15,7 @@ False
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 #: How a value was found.  Certain: literal (in the call), module-constant, param-default, init-attribute,
@@ -99,3 +100,12 @@ class Site:
                 "antialias": arg(self.antialias), "rank": arg(self.rank), "scale_factor": arg(self.scale_factor),
                 "training": self.training, "in_model": self.in_model,
                 "differentiated": self.differentiated, "snippet": self.snippet, **({"extra": self.extra} if self.extra else {})}
+
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+
+
+def source_lines(text: str) -> list[str]:
+    """The lines of a source as compilers number them (only \\n, \\r\\n and \\r end a line; str.splitlines
+    also splits at form feeds and Unicode separators, which would shift every later line number)."""
+    return _NEWLINE.split(text)

@@ -25,6 +25,8 @@ import re
 import tokenize
 from collections import Counter
 
+from .sites import source_lines
+
 _SUPPRESS = re.compile(r"explorer\s*:\s*ignore(?:\[([^\]]*)\])?(.*)", re.IGNORECASE)
 BASELINE_VERSION = 1
 
@@ -58,7 +60,7 @@ def hash_comments(text: str) -> dict[int, str]:
     out = {}
     if "explorer" not in text:
         return out
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(source_lines(text), 1):
         m = re.search(r"(?:^|\s)[#;]\s?(.*)$", line)
         if m:
             out[number] = m.group(1).strip()
