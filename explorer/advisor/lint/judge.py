@@ -93,6 +93,17 @@ class Issue:
     def fixes(self) -> list:
         return self.finding.fixes if self.finding else []
 
+    def __str__(self):
+        return f"{self.site.path}:{self.site.line}:{self.site.column}: {self.severity}: {self.message} [{self.rule}]"
+
+    def to_dict(self) -> dict:
+        site = self.site
+        return {"path": site.path, "line": site.line, "column": site.column, "end_line": site.end_line,
+                "severity": self.severity, "rule": self.rule, "message": self.message,
+                "record_id": self.record_id, "condition": self.condition, "error_text": self.error_text,
+                "source": self.finding.source if self.finding else None,
+                "fixes": [f.to_dict() for f in self.fixes], "site": site.to_dict()}
+
 
 @dataclass
 class Condition:
@@ -267,7 +278,7 @@ class Judge:
         seen: dict = {}
         for index, (_, findings) in enumerate(answers):
             for f in findings:
-                key = (rule_of(f), _strip_condition(f))
+                key = (rule_of(f), f.message)
                 seen.setdefault(key, (f, set()))[1].add(index)
         varying = {k: {str(v[k]) for v in variants} for k in variants[0]} if variants else {}
         varying = {k: vals for k, vals in varying.items() if len(vals) > 1}
@@ -327,10 +338,6 @@ def _describe(dims: set, chosen: list[dict]) -> str:
             else:
                 parts.append(f"with {k}=" + " or ".join(repr(x) for x in values))
     return ", ".join(parts)
-
-
-def _strip_condition(f: Finding) -> str:
-    return f.message
 
 
 def _short(api: str) -> str:

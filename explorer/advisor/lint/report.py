@@ -115,15 +115,6 @@ def text(report: LintReport, root_label: str | None = None, show_info: bool = Fa
     return "\n".join(out)
 
 
-def _issue_dict(issue) -> dict:
-    site = issue.site
-    return {"path": site.path, "line": site.line, "column": site.column, "end_line": site.end_line,
-            "severity": issue.severity, "rule": issue.rule, "message": issue.message,
-            "record_id": issue.record_id, "condition": issue.condition, "error_text": issue.error_text,
-            "source": issue.finding.source if issue.finding else None,
-            "fixes": [f.to_dict() for f in issue.fixes], "site": site.to_dict()}
-
-
 def to_dict(report: LintReport) -> dict:
     q = report.question
     return {
@@ -135,11 +126,11 @@ def to_dict(report: LintReport) -> dict:
                    "baselined": len(report.baselined), "hidden": len(report.hidden),
                    "conditions": len(report.conditions), "skipped": len(report.skipped),
                    "not_judged": len(report.not_judged), "onnx_files_not_read": len(report.onnx_files)},
-        "issues": [_issue_dict(i) for i in report],
+        "issues": [i.to_dict() for i in report],
         "conditions": [{"rule": c.rule, "condition": c.condition, "message": c.message,
                         "sites": [{"path": s.path, "line": s.line} for s in c.sites]} for c in report.conditions],
-        "suppressed": [dict(_issue_dict(s.issue), reason=s.reason, comment_line=s.line) for s in report.suppressed],
-        "baselined": [_issue_dict(i) for i in report.baselined],
+        "suppressed": [dict(s.issue.to_dict(), reason=s.reason, comment_line=s.line) for s in report.suppressed],
+        "baselined": [i.to_dict() for i in report.baselined],
         "skipped": [{"path": s.path, "reason": s.reason} for s in report.skipped],
         "onnx_files_not_read": report.onnx_files,
     }
