@@ -196,9 +196,35 @@ def test_onnx_nodes_imported_into_burn(tmp_path):
                              coordinate_transformation_mode="align_corners")
     '''})
     report = lint(root, backend="burn-tch", training=False)
-    assert ("differs", "onnx-import-differs") in issues_at(report, "export.py", 2)
+    assert ("differs", "burn-onnx-import-differs") in issues_at(report, "export.py", 2)
     for line in (3, 5, 6):
-        assert "onnx-import-differs" not in {r for _, r in issues_at(report, "export.py", line)}, line
+        assert "burn-onnx-import-differs" not in {r for _, r in issues_at(report, "export.py", line)}, line
+    old = lint(root, backend="burn-tch", training=False, version="0.20.1")  # before the import read the grid
+    assert ("differs", "burn-onnx-import-differs") in issues_at(old, "export.py", 5)
+    aa = project(tmp_path / "aa", **{"x.py": 'from onnx import helper\n'
+                                             'n = helper.make_node("Resize", ["x", "", "s"], ["y"], mode="linear", '
+                                             'antialias=1)\n'})
+    assert {r for s, r in issues_at(lint(aa, backend="burn-tch"), "x.py", 2) if s == "error"} == {
+        "burn-onnx-import-antialias"}
+
+
+def test_onnx_files_go_through_scan(tmp_path):
+    from onnx import TensorProto, helper, save
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 10, 10])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    sizes = helper.make_tensor("sizes", TensorProto.INT64, [4], [1, 3, 3, 3])
+    relu = helper.make_node("Relu", ["x"], ["r"])
+    node = helper.make_node("Resize", ["r", "", "", "sizes"], ["y"], name="down", mode="nearest")
+    model = helper.make_model(helper.make_graph([relu, node], "g", [x], [y], initializer=[sizes]),
+                              opset_imports=[helper.make_opsetid("", 13)])
+    save(model, str(tmp_path / "model.onnx"))
+    (tmp_path / "broken.onnx").write_bytes(b"not a model")
+    report = lint(tmp_path, backend="burn-tch", version="0.22.0-pre.2", training=False)
+    (site,) = report.sites
+    assert (site.path, site.line) == ("model.onnx", 2)
+    assert any(i.severity == "differs" and "imports this node as InterpolateMode::Nearest" in i.message
+               for i in report)
+    assert [s.path for s in report.skipped] == ["broken.onnx"]
 
 
 def test_configs_are_warnings_at_most(tmp_path):

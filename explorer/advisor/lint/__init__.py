@@ -25,7 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import choice_error
+from ...limits import MAX_MODEL_BYTES
 from ..findings import SEVERITY_ORDER
+from ..scan import scan
 from . import files, suppress
 from .config import read_config
 from .judge import Condition, Issue, Judge, Question
@@ -68,7 +70,6 @@ class LintReport(list):
         self.hidden: list[Issue] = []
         self.unsuppressable: list[Issue] = []
         self.not_judged: list[Site] = []
-        self.onnx_files: list[str] = []
 
     @property
     def errors(self) -> list[Issue]:
@@ -110,10 +111,10 @@ def lint(path, backend: str, training: bool | None = None, version=None, device=
     limit = SEVERITY_ORDER[min_severity]
     conditions: dict = {}
     for file, relative, reader in files.walk(root, include, exclude, report.skipped):
-        if reader == "onnx":
-            report.onnx_files.append(relative)
-            continue
         report.files += 1
+        if reader == "onnx":
+            _scan_model(file, relative, judge, report, conditions, limit)
+            continue
         try:
             text = files.read_text(file)
         except OSError as exc:
@@ -165,6 +166,67 @@ def lint(path, backend: str, training: bool | None = None, version=None, device=
     report.conditions = list(conditions.values())
     report.sort(key=lambda i: (i.site.path, i.site.line, SEVERITY_ORDER[i.severity], i.rule))
     return report
+
+
+def _scan_model(file, relative: str, judge: Judge, report: LintReport, conditions: dict, limit: int) -> None:
+    """An ``.onnx`` file, through :func:`explorer.advisor.scan`: one site per Resize/Upsample node, on the line
+    of its position in the graph (nodes of subgraphs counted depth-first)."""
+    q = judge.question
+    try:
+        data = files.read_bytes(file, MAX_MODEL_BYTES)
+    except OSError as exc:
+        report.skipped.append(files.Skipped(relative, str(exc)))
+        return
+    try:
+        nodes = scan(data, backend=judge.backend.id, training=q.trains, version=q.version, device=q.device)
+        positions = _node_positions(data)
+    except (ImportError, ValueError, TypeError) as exc:
+        report.skipped.append(files.Skipped(relative, f"cannot be read as an ONNX model ({exc})"))
+        return
+    if len(positions) != len(nodes):
+        positions = list(range(1, len(nodes) + 1))
+    for node, position in zip(nodes, positions):
+        site = Site(path=relative, line=position, column=1, library="onnx", api=f"onnx:{node.op_type}",
+                    mode=Arg.known(node.attributes.get("mode", "nearest")), kind="node",
+                    snippet=f"node {position} {node.node!r} ({node.op_type}, {node.attributes.get('mode')})")
+        report.sites.append(site)
+        for f in node.findings:
+            if f.status == "supported" and f.severity == "info":
+                continue
+            rule = f.record_id or f"scan-{f.operation}-{f.status}"  # the scan's own measured findings
+            if f.unsettled or (f.record_id is None and f.status == "unknown"):  # shapes the file does not fix
+                key = (rule, "", f.message)
+                conditions.setdefault(key, Condition(rule, f.message, "", f)).sites.append(site)
+                continue
+            issue = Issue(site, f.severity, f.message, rule, f)
+            if q.export and issue.severity in ("error", "differs"):  # a model file is not what gets exported
+                issue.severity, issue.condition = "warning", "if this ONNX file is run on the backend"
+                issue.message = f"If this ONNX file is run on {judge.backend.id}: {f.message}"
+            if SEVERITY_ORDER[issue.severity] > limit:
+                report.hidden.append(issue)
+            else:
+                report.append(issue)
+
+
+def _node_positions(data: bytes) -> list[int]:
+    """1-based positions of the Resize/Upsample nodes among all nodes, subgraphs depth-first."""
+    import onnx
+
+    model = onnx.load_from_string(data)
+    positions, counter = [], 0
+
+    def walk(graph):
+        nonlocal counter
+        for node in graph.node:
+            counter += 1
+            if node.op_type in ("Resize", "Upsample") and node.domain in ("", "ai.onnx"):
+                positions.append(counter)
+            for attribute in node.attribute:
+                for sub in ([attribute.g] if attribute.HasField("g") else []) + list(attribute.graphs):
+                    walk(sub)
+
+    walk(model.graph)
+    return positions
 
 
 def _comments(reader: str, text: str) -> dict[int, str]:

@@ -3,9 +3,10 @@
 Where a call runs decides the question asked:
 
 * a call of the backend's own library is asked about as written (``F.interpolate`` linted for ``torch``);
-* a model op of another library (``F.interpolate``, ``tf.image.resize``, an ONNX ``Resize`` node linted for
-  ``burn-tch``) is *ported*: the backend's mode of the same family, with the options the call computes with
-  (PyTorch's unset ``align_corners`` is half-pixel, so the port is asked with ``align_corners=False``);
+* a model op of another library (``F.interpolate``, ``tf.image.resize`` linted for ``burn-tch``) is *ported*:
+  the backend's mode of the same family, with the options the call computes with (PyTorch's unset
+  ``align_corners`` is half-pixel, so the port is asked with ``align_corners=False``); an ONNX node linted for
+  Burn is asked about as the op Burn's ONNX import writes for it (``onnx_import.py``);
 * a host-side call (Pillow, OpenCV, torchvision on PIL images) stays in its own library, on the CPU, without
   gradients, compared with itself: only what fails there is reported;
 * Rust Burn code is judged only for a Burn backend, candle code for candle.
@@ -193,17 +194,34 @@ class Judge:
             except ValueError as exc:  # a mode or option the backend's tables do not take
                 answers.append((values, [Finding("info", f"not judged: {exc}", source="explorer.advisor.check")]))
         verdict = self.aggregate(site, variants, answers, role)
-        if site.library == "onnx" and role == "ported" and self.backend.library in onnx_import.IMPORTERS:
-            for mode in site.mode.values:
-                node = dict(site.extra, mode=mode, antialias=int(bool(site.antialias.value)))
-                text = onnx_import.import_difference(self.backend.library,
-                                                     onnx_import.BURN_BACKENDS.get(self.backend.id), node)
-                if text:
-                    verdict.issues.append(Issue(site, "differs", text, "onnx-import-differs", Finding(
-                        "differs", text, source=onnx_import.IMPORTERS[self.backend.library]["source"],
-                        record_id="onnx-import-differs", backend=self.backend.id, status="differs",
-                        operation="convention")))
+        if site.library == "onnx" and role == "ported" and self.backend.library == "burn":
+            verdict.issues.extend(self.burn_import_issues(site))
         return verdict
+
+    def burn_import_issues(self, site: Site) -> list[Issue]:
+        """What Burn's ONNX import does with a node built in the code: the error that stops it, or a difference."""
+        out = []
+        source = "explorer.advisor.burn_import (data/burn_onnx_import.toml)"
+        for mode in site.mode.values:
+            attrs = dict(site.extra, mode=mode, antialias=int(bool(site.antialias.value)))
+            outcome = onnx_import.import_outcome(attrs, self.question.version)
+            if outcome is None:
+                continue
+            if outcome.fails:
+                text = f"Burn's ONNX import stops on this node ({outcome.condition}): {outcome.error_text}"
+                finding = Finding("error", text, source=outcome.era.source, error_text=outcome.error_text,
+                                  record_id=f"burn-onnx-import-{outcome.condition}", backend=self.backend.id,
+                                  status="fails", operation="forward")
+                out.append(Issue(site, "error", text, finding.record_id, finding))
+                continue
+            text = onnx_import.import_difference(attrs, outcome, onnx_import.BURN_BACKENDS.get(self.backend.id),
+                                                 self.question.version)
+            if text:
+                finding = Finding("differs", text, source=f"{outcome.era.source}; {source}",
+                                  record_id="burn-onnx-import-differs", backend=self.backend.id, status="differs",
+                                  operation="convention")
+                out.append(Issue(site, "differs", text, finding.record_id, finding))
+        return out
 
     def variants(self, site: Site) -> list[dict]:
         """Every combination of the values the code may pass, each labelled with how it was found."""
@@ -247,9 +265,10 @@ class Judge:
             return dict(mode=mode, align_corners=align, antialias=antialias, **common)
         if site.library == "onnx":
             node = dict(site.extra, mode=mode)
-            imported = onnx_import.imported_mode(self.backend.library, node)
-            if imported is not None:  # the op the backend's ONNX importer writes
-                return dict(mode=imported[0], align_corners=imported[1], antialias=False, **common)
+            if self.backend.library == "burn":  # the op Burn's ONNX import generates
+                outcome = onnx_import.import_outcome(node, q.version)
+                if outcome is not None and not outcome.fails:
+                    return dict(mode=outcome.mode, align_corners=outcome.align_corners, antialias=False, **common)
             if mode == "nearest" and node.get("coordinate_transformation_mode") == "asymmetric" \
                     and node.get("nearest_mode") == "floor":
                 mode = "nearest-floor"

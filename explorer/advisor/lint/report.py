@@ -101,8 +101,6 @@ def text(report: LintReport, root_label: str | None = None, show_info: bool = Fa
     if report.not_judged:
         libraries = sorted({s.library for s in report.not_judged})
         extras.append(f"{len(report.not_judged)} {'/'.join(libraries)} site(s) not judged for this backend")
-    if report.onnx_files:
-        extras.append(f"{len(report.onnx_files)} .onnx file(s) not read")
     if report.skipped:
         extras.append(f"{len(report.skipped)} file(s) skipped")
     if extras:
@@ -125,14 +123,13 @@ def to_dict(report: LintReport) -> dict:
                    "sites": len(report.sites), "suppressed": len(report.suppressed),
                    "baselined": len(report.baselined), "hidden": len(report.hidden),
                    "conditions": len(report.conditions), "skipped": len(report.skipped),
-                   "not_judged": len(report.not_judged), "onnx_files_not_read": len(report.onnx_files)},
+                   "not_judged": len(report.not_judged)},
         "issues": [i.to_dict() for i in report],
         "conditions": [{"rule": c.rule, "condition": c.condition, "message": c.message,
                         "sites": [{"path": s.path, "line": s.line} for s in c.sites]} for c in report.conditions],
         "suppressed": [dict(s.issue.to_dict(), reason=s.reason, comment_line=s.line) for s in report.suppressed],
         "baselined": [i.to_dict() for i in report.baselined],
         "skipped": [{"path": s.path, "reason": s.reason} for s in report.skipped],
-        "onnx_files_not_read": report.onnx_files,
     }
 
 
