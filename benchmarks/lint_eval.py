@@ -30,11 +30,13 @@ from explorer.advisor.lint import lint
 
 TARGETS = {
     "burn-tch-train": dict(backend="burn-tch", training=True),
+    "mps-train": dict(backend="torch", device="mps", version="2.5.1", training=True),
     "mps-train@2.13": dict(backend="torch", device="mps", training=True),
     "coreml-export": dict(backend="coreml", export="coreml"),
 }
 COMMANDS = {
     "burn-tch-train": "--backend burn-tch --train",
+    "mps-train": "--backend torch --device mps --version 2.5.1 --train",
     "mps-train@2.13": "--backend torch --device mps --train",
     "coreml-export": "--backend coreml --export coreml",
 }

@@ -173,9 +173,10 @@ Suppress one finding with a comment on the call's line or the line above, with a
         parser.set_defaults(training=None)
         parser.add_argument("--version", dest="backend_version", help="version of the backend's library")
         parser.add_argument("--device", help="cpu, cuda, mps, gpu ... (default: every device)")
-        parser.add_argument("--export", choices=["onnx", "onnx-dynamo", "onnx-torchscript", "coreml"],
+        parser.add_argument("--export", choices=["onnx", "onnx-dynamo", "onnx-torchscript", "coreml", "tflite"],
                             help="the model is exported (implies --inference unless --train)")
         parser.add_argument("--opset", type=int)
+        parser.add_argument("--converter-version", help="onnxscript (dynamo export) or coremltools release")
         parser.add_argument("--dtype", default="float32")
         parser.add_argument("--deterministic", action="store_true")
         parser.add_argument("--reference", default="torch", help="library whose numbers you expect (default torch; "
@@ -198,7 +199,7 @@ Suppress one finding with a comment on the call's line or the line above, with a
         from .advisor.lint.suppress import baseline_document
         result = lint(args.path, backend=args.backend, training=args.training, version=args.backend_version,
                       device=args.device, min_severity=args.min_severity, export=args.export, opset=args.opset,
-                      dtype=args.dtype, deterministic=args.deterministic,
+                      dtype=args.dtype, deterministic=args.deterministic, converter_version=args.converter_version,
                       reference=None if args.reference.lower() == "none" else args.reference,
                       include=args.include, exclude=args.exclude, baseline=args.baseline)
         print(output.render(result, args.format, root_label=args.path, show_info=args.min_severity == "info"))

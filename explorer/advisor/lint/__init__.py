@@ -88,23 +88,26 @@ class LintReport(list):
 
 def lint(path, backend: str, training: bool | None = None, version=None, device=None,
          min_severity: str = "warning", reference: str | None = "torch", *, export=None, opset=None,
-         dtype="float32", deterministic: bool = False, include=(), exclude=(), baseline=None) -> LintReport:
+         dtype="float32", deterministic: bool = False, converter_version=None, include=(), exclude=(),
+         baseline=None) -> LintReport:
     """Every risky resize call under ``path`` (a file or a directory) for ``backend``.
 
     ``training`` defaults to True, or False when ``export`` is given (an exported model runs inference).
-    ``version``, ``device``, ``export``, ``opset``, ``dtype``, ``deterministic`` and ``reference`` are
-    :func:`~explorer.advisor.check`'s options.  ``include``/``exclude`` are globs on paths relative to
+    ``version``, ``device``, ``export``, ``opset``, ``dtype``, ``deterministic``, ``converter_version`` and
+    ``reference`` are :func:`~explorer.advisor.check`'s options.  ``include``/``exclude`` are globs on paths relative to
     ``path`` (``tests``, ``*.json``, ``src/gen/*``).  ``baseline`` is a file written by ``lint --write-baseline``:
     the findings it lists do not fail the run.  Paths in the report are relative to ``path``.
     """
     if min_severity not in SEVERITY_ORDER:
         raise choice_error("min_severity", min_severity, SEVERITY_ORDER)
     question = Question(backend=backend, training=training, version=version, device=device, export=export,
-                        opset=opset, dtype=dtype, deterministic=deterministic, reference=reference)
+                        opset=opset, dtype=dtype, deterministic=deterministic, reference=reference,
+                        converter_version=converter_version)
     judge = Judge(question)  # a clear error for an unknown backend before anything is read
     any_mode = next(iter(judge.backend.mode_table()))
     judge.ask(mode=any_mode, backend=judge.backend.id, training=question.trains, version=version, device=device,
-              dtype=dtype, deterministic=deterministic, export=export, opset=opset, reference=reference)
+              dtype=dtype, deterministic=deterministic, export=export, opset=opset, reference=reference,
+              converter_version=converter_version)
     known = suppress.read_baseline(baseline) if baseline is not None else None
     root = Path(path)
     report = LintReport(question=question, root=str(root))

@@ -65,6 +65,7 @@ class Question:
     dtype: str = "float32"
     deterministic: bool = False
     reference: str | None = "torch"
+    converter_version: str | None = None
 
     @property
     def trains(self) -> bool:
@@ -260,7 +261,8 @@ class Judge:
                         reference=names.library_id(backend) if backend in names.LIBRARY_ALIASES else backend)
         common = dict(backend=self.backend.id, training=training, version=q.version, device=q.device,
                       spatial_dims=rank, dtype=q.dtype, deterministic=q.deterministic, export=q.export,
-                      opset=q.opset, scale_factor=bool(v["scale_factor"]) or None, reference=q.reference)
+                      opset=q.opset, scale_factor=bool(v["scale_factor"]) or None, reference=q.reference,
+                      converter_version=q.converter_version)
         if role == "native":
             return dict(mode=mode, align_corners=align, antialias=antialias, **common)
         if site.library == "onnx":
