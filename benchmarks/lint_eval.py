@@ -29,10 +29,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from explorer.advisor.lint import lint
 
 TARGETS = {
-    "burn-tch-train": dict(backend="burn-tch", training=True),
-    "mps-train": dict(backend="torch", device="mps", version="2.5.1", training=True),
-    "mps-train@2.13": dict(backend="torch", device="mps", training=True),
-    "coreml-export": dict(backend="coreml", export="coreml"),
+    "burn-tch-train": {"backend": "burn-tch", "training": True},
+    "mps-train": {"backend": "torch", "device": "mps", "version": "2.5.1", "training": True},
+    "mps-train@2.13": {"backend": "torch", "device": "mps", "training": True},
+    "coreml-export": {"backend": "coreml", "export": "coreml"},
 }
 COMMANDS = {
     "burn-tch-train": "--backend burn-tch --train",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import math
 import statistics
 import sys
 import time
@@ -59,7 +60,7 @@ def main(argv=None):
     for tree, t in times.items():
         ours = statistics.median(t["lint"])
         theirs = statistics.median(t["peer"]) if t["peer"] else float("nan")
-        ratio = ours / theirs if theirs == theirs and theirs > 0 else float("nan")
+        ratio = ours / theirs if not math.isnan(theirs) and theirs > 0 else float("nan")
         print(f"| {tree.name} | {ours:.2f} | {theirs:.2f} | {ratio:.1f} |")
 
 

@@ -27,7 +27,7 @@ def test_seed_check_exits_nonzero(capsys):
 
 
 def test_clean_check_exits_zero(capsys):
-    code, out, _ = run(capsys, "check", "--backend", "burn-tch", "--mode", "nearest", "--train")
+    code, _out, _ = run(capsys, "check", "--backend", "burn-tch", "--mode", "nearest", "--train")
     assert code == 0
 
 
@@ -76,7 +76,7 @@ def test_fixes_command(capsys):
     (["check", "--backend", "torch", "--mode", "nearest", "--input-size", "4"], ["output_size"]),
 ])
 def test_bad_input_is_a_usage_error(capsys, argv, words):
-    code, out, err = run(capsys, *argv)
+    code, _out, err = run(capsys, *argv)
     assert code == 2
     assert "Traceback" not in err
     for word in words:
@@ -96,10 +96,10 @@ def test_argparse_errors_exit_2(capsys, argv):
 def test_module_entry_point_exit_code():
     """`python -m explorer` as a CI step: non-zero on an error finding, 2 on a usage error."""
     seed = subprocess.run([sys.executable, "-m", "explorer", "check", "--backend", "burn-tch", "--mode",
-                           "nearest-exact", "--train"], capture_output=True, text=True)
+                           "nearest-exact", "--train"], check=False, capture_output=True, text=True)
     assert seed.returncode == 1 and PANIC in seed.stdout
     bad = subprocess.run([sys.executable, "-m", "explorer", "check", "--backend", "nope", "--mode", "nearest"],
-                         capture_output=True, text=True)
+                         check=False, capture_output=True, text=True)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
 
 

@@ -181,7 +181,7 @@ def test_mode_values_quoted_or_not_in_every_format():
 def test_a_long_token_is_read_in_linear_time():
     token = "a" * 30_000
     started = time.perf_counter()
-    found = read_config('{"%s": "%s", "upsample_%s": 1}' % (token, token, token) + "\n", "big.json")
+    found = read_config(f'{{"{token}": "{token}", "upsample_{token}": 1}}' + "\n", "big.json")
     assert found == [] and time.perf_counter() - started < 1.0
     started = time.perf_counter()
     read_config(("resize_" + "x" * 30_000 + " " + "=" * 5000 + "\n") * 3, "big.cfg")

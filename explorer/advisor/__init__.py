@@ -94,7 +94,25 @@ def backends() -> list[BackendInfo]:
     return out
 
 
-__all__ = ["backends", "check", "suggest_fixes", "compare_conventions", "diagnose", "smoke_matrix", "lint",
-           "scan", "Scan", "ScannedNode", "validate", "BackendInfo", "Finding", "Fix", "Suggestions",
-           "ConventionTable", "Diagnosis",
-           "SmokeCase", "LintIssue", "LintReport"]
+__all__ = [
+    "BackendInfo",
+    "ConventionTable",
+    "Diagnosis",
+    "Finding",
+    "Fix",
+    "LintIssue",
+    "LintReport",
+    "Scan",
+    "ScannedNode",
+    "SmokeCase",
+    "Suggestions",
+    "backends",
+    "check",
+    "compare_conventions",
+    "diagnose",
+    "lint",
+    "scan",
+    "smoke_matrix",
+    "suggest_fixes",
+    "validate",
+]

@@ -221,10 +221,10 @@ def make_fix(fix_id: str, setup: Setup, size=None, scale_factor=None) -> Fix | N
     description = d.description or describe_change(setup, target)
     if d.code:
         h, w = (str(int(s)) for s in size[-2:]) if size is not None else ("h_out", "w_out")
-        values = dict(h=h, w=w, mode=target.mode, backend=setup.backend.id,
-                      feature=CARGO_FEATURE.get(target.backend.id, "wgpu"),
-                      onnx_mode={"linear": "linear", "cubic": "cubic"}.get(target.family, "linear"),
-                      backend_type=target.backend.rust_type or "")
+        values = {"h": h, "w": w, "mode": target.mode, "backend": setup.backend.id,
+                  "feature": CARGO_FEATURE.get(target.backend.id, "wgpu"),
+                  "onnx_mode": {"linear": "linear", "cubic": "cubic"}.get(target.family, "linear"),
+                  "backend_type": target.backend.rust_type or ""}
         code = re.sub(r"\{(\w+)\}", lambda m: values.get(m.group(1), m.group(0)), d.code.strip("\n"))
         language = d.language or target.backend.code
     else:

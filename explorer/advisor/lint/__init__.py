@@ -240,4 +240,4 @@ def _comments(reader: str, text: str) -> dict[int, str]:
     return suppress.hash_comments(text)
 
 
-__all__ = ["lint", "LintReport", "LintIssue", "Issue", "Condition", "Site", "Arg", "Question"]
+__all__ = ["Arg", "Condition", "Issue", "LintIssue", "LintReport", "Question", "Site", "lint"]

@@ -49,8 +49,8 @@ class Api:
     input: str | None = None
 
 
-_TORCH = dict(mode="nearest", align_corners=None, antialias=False)
-_TV = dict(mode="bilinear", align_corners=None, antialias=True)
+_TORCH = {"mode": "nearest", "align_corners": None, "antialias": False}
+_TV = {"mode": "bilinear", "align_corners": None, "antialias": True}
 _TV_AA = ("bilinear", "bicubic")
 
 _ROWS = [
@@ -61,26 +61,26 @@ _ROWS = [
     Api("torch.nn.functional.upsample", "torch", ("input", "size", "scale_factor", "mode", "align_corners"),
         defaults=_TORCH, size_params=("size", "scale_factor"), scale_param="scale_factor", input="input"),
     Api("torch.nn.functional.upsample_bilinear", "torch", ("input", "size", "scale_factor"),
-        fixed=dict(mode="bilinear", align_corners=True), defaults=dict(antialias=False), rank=2,
+        fixed={"mode": "bilinear", "align_corners": True}, defaults={"antialias": False}, rank=2,
         scale_param="scale_factor"),
     Api("torch.nn.functional.upsample_nearest", "torch", ("input", "size", "scale_factor"),
-        fixed=dict(mode="nearest"), defaults=dict(align_corners=None, antialias=False),
+        fixed={"mode": "nearest"}, defaults={"align_corners": None, "antialias": False},
         size_params=("size", "scale_factor"), scale_param="scale_factor"),
     Api("torch.nn.Upsample", "torch", ("size", "scale_factor", "mode", "align_corners", "recompute_scale_factor"),
         defaults=_TORCH, size_params=("size", "scale_factor"), scale_param="scale_factor"),
     Api("torch.nn.UpsamplingBilinear2d", "torch", ("size", "scale_factor"),
-        fixed=dict(mode="bilinear", align_corners=True), defaults=dict(antialias=False), rank=2,
+        fixed={"mode": "bilinear", "align_corners": True}, defaults={"antialias": False}, rank=2,
         scale_param="scale_factor"),
     Api("torch.nn.UpsamplingNearest2d", "torch", ("size", "scale_factor"),
-        fixed=dict(mode="nearest"), defaults=dict(align_corners=None, antialias=False), rank=2,
+        fixed={"mode": "nearest"}, defaults={"align_corners": None, "antialias": False}, rank=2,
         scale_param="scale_factor"),
     # kornia resizes through F.interpolate: the torch rules apply
     Api("kornia.geometry.transform.resize", "torch",
         ("input", "size", "interpolation", "align_corners", "side", "antialias"), mode_param="interpolation",
-        defaults=dict(mode="bilinear", align_corners=None, antialias=False), rank=2, input="input"),
+        defaults={"mode": "bilinear", "align_corners": None, "antialias": False}, rank=2, input="input"),
     Api("kornia.geometry.transform.rescale", "torch",
         ("input", "factor", "interpolation", "align_corners", "antialias"), mode_param="interpolation",
-        defaults=dict(mode="bilinear", align_corners=None, antialias=False), rank=2, scale_param="factor"),
+        defaults={"mode": "bilinear", "align_corners": None, "antialias": False}, rank=2, scale_param="factor"),
     # torchvision: PIL images or tensors, antialiased by default (0.17+)
     Api("torchvision.transforms.functional.resize", "torch", ("img", "size", "interpolation", "max_size", "antialias"),
         mode_param="interpolation", defaults=_TV, runs="input", codes="pillow", antialias_modes=_TV_AA, rank=2,
@@ -94,36 +94,36 @@ _ROWS = [
         mode_param="interpolation", defaults=_TV, runs="input", codes="pillow", antialias_modes=_TV_AA, rank=2),
     # TensorFlow / Keras
     Api("tensorflow.image.resize", "tensorflow", ("images", "size", "method", "preserve_aspect_ratio", "antialias"),
-        mode_param="method", defaults=dict(mode="bilinear", align_corners=None, antialias=False), rank=2),
+        mode_param="method", defaults={"mode": "bilinear", "align_corners": None, "antialias": False}, rank=2),
     Api("keras.layers.Resizing", "tensorflow",
         ("height", "width", "interpolation", "crop_to_aspect_ratio", "pad_to_aspect_ratio", "fill_mode",
          "fill_value", "antialias"),
-        mode_param="interpolation", defaults=dict(mode="bilinear", align_corners=None, antialias=False), rank=2),
+        mode_param="interpolation", defaults={"mode": "bilinear", "align_corners": None, "antialias": False}, rank=2),
     Api("keras.layers.UpSampling2D", "tensorflow", ("size", "data_format", "interpolation"),
-        mode_param="interpolation", defaults=dict(mode="nearest", align_corners=None, antialias=False), rank=2),
+        mode_param="interpolation", defaults={"mode": "nearest", "align_corners": None, "antialias": False}, rank=2),
     Api("keras.layers.UpSampling1D", "tensorflow", ("size",), mode_param=None,
-        fixed=dict(mode="nearest"), defaults=dict(align_corners=None, antialias=False), rank=1),
+        fixed={"mode": "nearest"}, defaults={"align_corners": None, "antialias": False}, rank=1),
     Api("keras.layers.UpSampling3D", "tensorflow", ("size", "data_format"), mode_param=None,
-        fixed=dict(mode="nearest"), defaults=dict(align_corners=None, antialias=False), rank=3),
+        fixed={"mode": "nearest"}, defaults={"align_corners": None, "antialias": False}, rank=3),
     # JAX: antialias (default True) acts only when downscaling
     Api("jax.image.resize", "jax", ("image", "shape", "method", "antialias", "precision"), mode_param="method",
-        defaults=dict(mode=None, align_corners=None, antialias="downscale"),
+        defaults={"mode": None, "align_corners": None, "antialias": "downscale"},
         antialias_modes=("linear", "cubic", "lanczos3", "lanczos5")),
     # host-side image libraries
     Api("cv2.resize", "opencv", ("src", "dsize", "dst", "fx", "fy", "interpolation"), mode_param="interpolation",
-        defaults=dict(mode="INTER_LINEAR", align_corners=None, antialias=False), runs="host", codes="opencv", rank=2),
+        defaults={"mode": "INTER_LINEAR", "align_corners": None, "antialias": False}, runs="host", codes="opencv", rank=2),
     Api("PIL.Image.Image.resize", "pillow", ("size", "resample", "box", "reducing_gap"), mode_param="resample",
-        defaults=dict(mode="BICUBIC", align_corners=None, antialias=False), runs="host", codes="pillow", rank=2),
+        defaults={"mode": "BICUBIC", "align_corners": None, "antialias": False}, runs="host", codes="pillow", rank=2),
     Api("PIL.Image.Image.thumbnail", "pillow", ("size", "resample", "reducing_gap"), mode_param="resample",
-        defaults=dict(mode="BICUBIC", align_corners=None, antialias=False), runs="host", codes="pillow", rank=2),
+        defaults={"mode": "BICUBIC", "align_corners": None, "antialias": False}, runs="host", codes="pillow", rank=2),
     Api("albumentations.Resize", "opencv", ("height", "width", "interpolation"), mode_param="interpolation",
-        defaults=dict(mode="INTER_LINEAR", align_corners=None, antialias=False), runs="host", codes="opencv",
+        defaults={"mode": "INTER_LINEAR", "align_corners": None, "antialias": False}, runs="host", codes="opencv",
         rank=2),
     Api("albumentations.SmallestMaxSize", "opencv", ("max_size", "interpolation"), mode_param="interpolation",
-        defaults=dict(mode="INTER_LINEAR", align_corners=None, antialias=False), runs="host", codes="opencv",
+        defaults={"mode": "INTER_LINEAR", "align_corners": None, "antialias": False}, runs="host", codes="opencv",
         rank=2),
     Api("albumentations.LongestMaxSize", "opencv", ("max_size", "interpolation"), mode_param="interpolation",
-        defaults=dict(mode="INTER_LINEAR", align_corners=None, antialias=False), runs="host", codes="opencv",
+        defaults={"mode": "INTER_LINEAR", "align_corners": None, "antialias": False}, runs="host", codes="opencv",
         rank=2),
 ]
 API: dict[str, Api] = {row.name: row for row in _ROWS}

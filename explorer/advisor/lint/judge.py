@@ -256,13 +256,13 @@ class Judge:
             backend = HOST_BACKEND.get(site.library, site.library)
             if site.api.startswith("torchvision") and mode in apis.TORCHVISION_TO_PILLOW:
                 backend, mode, antialias = "pillow", apis.TORCHVISION_TO_PILLOW[mode], False
-            return dict(mode=mode, backend=backend, training=False, device="cpu", align_corners=align,
-                        antialias=antialias, spatial_dims=rank, dtype=q.dtype,
-                        reference=names.library_id(backend) if backend in names.LIBRARY_ALIASES else backend)
-        common = dict(backend=self.backend.id, training=training, version=q.version, device=q.device,
-                      spatial_dims=rank, dtype=q.dtype, deterministic=q.deterministic, export=q.export,
-                      opset=q.opset, scale_factor=bool(v["scale_factor"]) or None, reference=q.reference,
-                      converter_version=q.converter_version)
+            return {"mode": mode, "backend": backend, "training": False, "device": "cpu", "align_corners": align,
+                    "antialias": antialias, "spatial_dims": rank, "dtype": q.dtype,
+                    "reference": names.library_id(backend) if backend in names.LIBRARY_ALIASES else backend}
+        common = {"backend": self.backend.id, "training": training, "version": q.version, "device": q.device,
+                  "spatial_dims": rank, "dtype": q.dtype, "deterministic": q.deterministic, "export": q.export,
+                  "opset": q.opset, "scale_factor": bool(v["scale_factor"]) or None, "reference": q.reference,
+                  "converter_version": q.converter_version}
         if role == "native":
             return dict(mode=mode, align_corners=align, antialias=antialias, **common)
         if site.library == "onnx":

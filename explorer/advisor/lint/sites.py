@@ -34,11 +34,11 @@ class Arg:
     detail: str = ""
 
     @classmethod
-    def known(cls, value, how: str = "literal", detail: str = "") -> "Arg":
+    def known(cls, value, how: str = "literal", detail: str = "") -> Arg:
         return cls((value,), how, detail)
 
     @classmethod
-    def unknown(cls, detail: str = "") -> "Arg":
+    def unknown(cls, detail: str = "") -> Arg:
         return cls((), "unknown", detail)
 
     @property
