@@ -165,6 +165,43 @@ def test_training_is_the_default_and_export_means_inference(tmp_path):
     assert {i.severity for i in report if i.site.line == 7} == {"warning"}  # maybe not in the exported model
 
 
+def test_an_export_traces_forward_and_what_it_reaches(tmp_path):
+    root = project(tmp_path, **{"vq.py": '''
+        import torch.nn.functional as F
+        from torch import nn
+        from torch.utils.checkpoint import checkpoint
+        class VQ(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.up = nn.Upsample(scale_factor=2, mode="bicubic")
+            def forward(self, x):
+                return checkpoint(self._decode, self.up(x))
+            def _decode(self, x):
+                return F.interpolate(x, scale_factor=2, mode="bicubic")
+            def get_input(self, batch):
+                return F.interpolate(batch, size=(64, 64), mode="bicubic")
+        class Mixin(nn.Module):
+            def grow(self, x):
+                return F.interpolate(x, scale_factor=2, mode="bicubic")
+    ''', "losses/perceptual.py": '''
+        import torch.nn.functional as F
+        from torch import nn
+        class Perceptual(nn.Module):
+            def forward(self, x, y):
+                return F.interpolate(y, size=x.shape[-2:], mode="bicubic")
+    '''})
+    exported = lint(root, backend="coreml", export="coreml")
+    for line in (7, 11):
+        assert {i.severity for i in exported if i.site.path == "vq.py" and i.site.line == line} == {"error"}, line
+    for path, line in (("vq.py", 13), ("losses/perceptual.py", 5)):
+        (issue,) = [i for i in exported if i.site.path == path and i.site.line == line]
+        assert issue.severity == "warning" and "forward does not reach it" in issue.message, (path, line)
+    assert {i.severity for i in exported if i.site.path == "vq.py" and i.site.line == 16} == {"error"}  # no forward here
+    trained = lint(root, backend="torch", device="mps", version="2.5.1", training=True)
+    for path, line in (("vq.py", 11), ("vq.py", 13), ("losses/perceptual.py", 5)):
+        assert "error" in {i.severity for i in trained if i.site.path == path and i.site.line == line}, (path, line)
+
+
 def test_rust_is_judged_only_for_its_own_library(tmp_path):
     root = project(tmp_path, **{"m.rs": "let o = InterpolateOptions::new(InterpolateMode::Lanczos3);\n"})
     report = lint(root, backend="torch")

@@ -292,6 +292,9 @@ class Judge:
         if self.question.export and site.in_model is None and f.operation in (
                 "forward", "export_onnx", "export_coreml", "convention"):
             return "if this call is part of the exported model (it is not in a model class)"
+        if self.question.export and site.exported is False and f.operation in (
+                "forward", "export_onnx", "export_coreml", "convention"):
+            return "if this call is part of the exported model (forward does not reach it: training or loss code)"
         return None
 
     def aggregate(self, site: Site, variants: list[dict], answers, role: str = "ported") -> Verdict:

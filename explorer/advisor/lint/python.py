@@ -72,6 +72,7 @@ def read_python(text: str, path: str) -> list[Site]:
 
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
+_LOSS_MODULE = re.compile(r"(?i)(^|[/\\])[^/\\]*loss[^/\\]*([/\\]|\.py$)")
 
 
 def _called_pattern(names) -> re.Pattern:
@@ -643,7 +644,7 @@ class _Module:
         return Site(path=self.path, line=line, column=column, end_line=call.end_lineno, library=api.library,
                     api=api.name, mode=mode, align_corners=align, antialias=antialias,
                     rank=self.rank(api, bound), scale_factor=self.passes_scale(api, bound), runs=runs,
-                    training=self.gradients(call), in_model=self.in_model(call),
+                    training=self.gradients(call), in_model=self.in_model(call), exported=self.exported(call),
                     differentiated=self.differentiates(call), snippet=self.snippet(line),
                     extra=self.device_guard(call))
 
@@ -831,6 +832,44 @@ class _Module:
                 segment = "\n".join(self.lines[node.lineno - 1:node.end_lineno])
                 return not re.search(r"requires_grad\s*=\s*False|requires_grad_\(\s*False", segment)
         return None
+
+    def exported(self, call) -> bool | None:
+        """Whether an export traces the call: True in ``forward`` and the methods it reaches through ``self.``
+        (called or passed on, as to ``checkpoint(self._forward, x)``), and in ``__init__`` and what it reaches
+        (the modules built there are the ones ``forward`` runs); False in the class's other methods and
+        in loss modules (``losses/``, ``*loss*.py``: a loss is trained with the model, not exported with it);
+        None outside a model class or when the class has no ``forward`` here (a mixin)::
+
+            class VQ(nn.Module):
+                def forward(self, x): return self.decode(x)      # forward, decode: exported
+                def get_input(self, batch): ...                  # get_input: not exported
+        """
+        method = cls = None
+        for node in self.ancestors(call):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                method = node
+            elif isinstance(node, ast.ClassDef):
+                cls = node
+                break
+        if cls is None or method is None or not self.is_model_class(cls):
+            return None
+        if _LOSS_MODULE.search(self.path):
+            return False
+        methods = {n.name: n for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        if "forward" not in methods and "__call__" not in methods:
+            return None
+        stack = [name for name in ("forward", "__call__", "__init__") if name in methods]
+        reached: set = set()
+        while stack:
+            name = stack.pop()
+            if name in reached:
+                continue
+            reached.add(name)
+            for sub in ast.walk(methods[name]):
+                if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id == "self" \
+                        and sub.attr in methods:
+                    stack.append(sub.attr)
+        return method.name in reached
 
     def differentiates(self, call) -> bool:
         """True in code that shows it computes gradients: ``torch.enable_grad()``, ``.backward()``, autograd.grad."""

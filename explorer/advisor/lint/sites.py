@@ -64,7 +64,8 @@ class Site:
     ``in_model`` is True when the call is in a model's code (a method of an ``nn.Module``), False in a frozen
     model (it sets ``requires_grad = False``), None when the code does not show it (a pipeline, a free
     function); ``differentiated`` is True in code that computes gradients (``torch.enable_grad()``,
-    ``.backward()``).
+    ``.backward()``).  ``exported`` is False for a model-class method that ``forward`` never reaches
+    (``get_input``, ``training_step``) and for code in a loss module: an export traces ``forward`` only.
     """
 
     path: str
@@ -81,6 +82,7 @@ class Site:
     training: bool | None = None
     in_model: bool | None = True
     differentiated: bool = False
+    exported: bool | None = None
     end_line: int | None = None
     snippet: str = ""
     kind: str = "call"                # call | construction | config | node
@@ -98,7 +100,7 @@ class Site:
                 "library": self.library, "api": self.api, "kind": self.kind, "runs": self.runs,
                 "mode": arg(self.mode), "align_corners": arg(self.align_corners),
                 "antialias": arg(self.antialias), "rank": arg(self.rank), "scale_factor": arg(self.scale_factor),
-                "training": self.training, "in_model": self.in_model,
+                "training": self.training, "in_model": self.in_model, "exported": self.exported,
                 "differentiated": self.differentiated, "snippet": self.snippet, **({"extra": self.extra} if self.extra else {})}
 
 
