@@ -202,6 +202,23 @@ def test_an_export_traces_forward_and_what_it_reaches(tmp_path):
         assert "error" in {i.severity for i in trained if i.site.path == path and i.site.line == line}, (path, line)
 
 
+def test_a_partly_known_mode_warns_with_the_value_it_has_where_it_is_set(tmp_path):
+    root = project(tmp_path, **{"sampler.py": '''
+        import torch.nn.functional as F
+        class Sampler:
+            def __init__(self, upscale_mode="bicubic"):
+                self.upscale_mode = upscale_mode
+            def set_mode(self, upscale_mode):
+                self.upscale_mode = upscale_mode
+            def step(self, x, size):
+                return F.interpolate(x, size=size, mode=self.upscale_mode)
+    '''})
+    report = lint(root, backend="torch", device="mps", version="2.5.1", training=False)
+    (issue,) = [i for i in report if i.site.line == 8]
+    assert issue.severity == "warning" and issue.rule == "torch-mps-bicubic-missing"
+    assert issue.message.startswith("With mode='bicubic' (default of parameter `upscale_mode`")
+
+
 def test_rust_is_judged_only_for_its_own_library(tmp_path):
     root = project(tmp_path, **{"m.rs": "let o = InterpolateOptions::new(InterpolateMode::Lanczos3);\n"})
     report = lint(root, backend="torch")

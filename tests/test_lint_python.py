@@ -196,6 +196,23 @@ def test_a_parameter_without_default_is_unknown():
     assert site.antialias.how == "unknown"
 
 
+def test_a_mode_set_with_a_default_and_again_by_a_setter_is_partial():
+    found = sites('''
+        import torch.nn.functional as F
+
+        class Sampler:
+            def __init__(self, upscale_mode="bicubic"):
+                self.upscale_mode = upscale_mode
+            def set_mode(self, upscale_mode):
+                self.upscale_mode = upscale_mode
+            def step(self, x, size):
+                return F.interpolate(x, size=size, mode=self.upscale_mode)
+    ''')
+    site = at(found, 9)
+    assert (site.mode.values, site.mode.how) == (("bicubic",), "partial")
+    assert "default of parameter `upscale_mode`" in site.mode.detail and "no default" in site.mode.detail
+
+
 def test_kwargs_dict_and_a_key_set_under_a_condition():
     found = sites('''
         import inspect

@@ -311,6 +311,8 @@ class Judge:
                           ("scale_factor", site.scale_factor)):
             if arg.how == "unknown":
                 open_dims.add(name)
+        partial = [(name, arg) for name, arg in (("mode", site.mode), ("antialias", site.antialias),
+                                                 ("align_corners", site.align_corners)) if arg.how == "partial"]
         for (rule, _), (f, where) in seen.items():
             if f.status == "supported" and f.severity == "info":
                 continue  # what works says nothing about this call
@@ -329,6 +331,9 @@ class Judge:
                 graph = self.outside_graph(f, site)
                 if graph:
                     condition = graph
+            if condition is None and partial and severity in ("error", "differs"):
+                condition = ", ".join(f"with {name}=" + " or ".join(repr(v) for v in arg.values) + f" ({arg.detail})"
+                                      for name, arg in partial)
             if condition is not None and severity in ("error", "differs"):
                 severity = "warning"
             message = f.message if condition is None else f"{condition[0].upper()}{condition[1:]}: {f.message}"

@@ -138,12 +138,18 @@ def _bisect(starts: list[int], offset: int) -> int:
 
 
 def _merge(args: list[Arg], detail: str = "") -> Arg:
-    """The values any of several sources can give (a conditional when they differ)."""
+    """The values any of several sources can give (a conditional when they differ; partial when some source
+    is not known: ``self.mode = mode`` in ``__init__`` with a default, and again from a setter's parameter)."""
     if not args:
         return Arg.unknown(detail)
     unknown = [a for a in args if a.how == "unknown"]
     if unknown:
-        return Arg.unknown(unknown[0].detail or detail)
+        known = [a for a in args if a.how != "unknown"]
+        if not known:
+            return Arg.unknown(unknown[0].detail or detail)
+        values = tuple(dict.fromkeys(v for a in known for v in a.values))
+        where = " / ".join(dict.fromkeys(a.detail for a in known if a.detail)) or "where the code sets it"
+        return Arg(values, "partial", f"{where}; elsewhere {unknown[0].detail or 'a value the code does not show'}")
     values = tuple(dict.fromkeys(v for a in args for v in a.values))
     if len(args) == 1:
         return args[0]

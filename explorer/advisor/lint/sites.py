@@ -20,9 +20,10 @@ from dataclasses import dataclass, field
 
 #: How a value was found.  Certain: literal (in the call), module-constant, param-default, init-attribute,
 #: api-default (the argument is absent), implied (the API fixes it, e.g. UpsamplingBilinear2d).  Not certain:
-#: conditional (one of several values the code picks between), unknown (the code does not say).
+#: conditional (one of several values the code picks between), partial (the values the code gives where it
+#: sets them, while another assignment takes a value the code does not show), unknown (the code does not say).
 CERTAIN = ("literal", "module-constant", "param-default", "init-attribute", "api-default", "implied")
-HOW = CERTAIN + ("conditional", "unknown")
+HOW = CERTAIN + ("conditional", "partial", "unknown")
 
 
 @dataclass(frozen=True)
