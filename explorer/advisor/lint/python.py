@@ -137,6 +137,25 @@ def _bisect(starts: list[int], offset: int) -> int:
     return lo + 1
 
 
+def _reached_from_forward(cls: ast.ClassDef) -> set | None:
+    """The methods ``forward``/``__call__`` and ``__init__`` reach through ``self.name`` (None without a forward)."""
+    methods = {n.name: n for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    if "forward" not in methods and "__call__" not in methods:
+        return None
+    stack = [name for name in ("forward", "__call__", "__init__") if name in methods]
+    reached: set = set()
+    while stack:
+        name = stack.pop()
+        if name in reached:
+            continue
+        reached.add(name)
+        for sub in ast.walk(methods[name]):
+            if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id == "self" \
+                    and sub.attr in methods:
+                stack.append(sub.attr)
+    return reached
+
+
 def _merge(args: list[Arg], detail: str = "") -> Arg:
     """The values any of several sources can give (a conditional when they differ; partial when some source
     is not known: ``self.mode = mode`` in ``__init__`` with a default, and again from a setter's parameter)."""
@@ -204,6 +223,7 @@ class _Module:
         self.module_assigns = self._assignments(tree.body)
         self._function_assigns: dict = {}
         self._class_attrs: dict = {}
+        self._reached: dict = {}
         self.subclass_api: dict[str, apis.Api] = {}
         for _ in range(3):  # subclasses of subclasses
             for name, cls in self.classes.items():
@@ -861,21 +881,10 @@ class _Module:
             return None
         if _LOSS_MODULE.search(self.path):
             return False
-        methods = {n.name: n for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
-        if "forward" not in methods and "__call__" not in methods:
-            return None
-        stack = [name for name in ("forward", "__call__", "__init__") if name in methods]
-        reached: set = set()
-        while stack:
-            name = stack.pop()
-            if name in reached:
-                continue
-            reached.add(name)
-            for sub in ast.walk(methods[name]):
-                if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id == "self" \
-                        and sub.attr in methods:
-                    stack.append(sub.attr)
-        return method.name in reached
+        if cls not in self._reached:
+            self._reached[cls] = _reached_from_forward(cls)
+        reached = self._reached[cls]
+        return None if reached is None else method.name in reached
 
     def differentiates(self, call) -> bool:
         """True in code that shows it computes gradients: ``torch.enable_grad()``, ``.backward()``, autograd.grad."""
