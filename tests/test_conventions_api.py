@@ -290,16 +290,18 @@ def test_e4_border_behaviour_4_to_7_and_4_to_8():
         np.testing.assert_allclose(y.ravel(), bilinear, atol=1e-6)
     cubic = [0, -0.614978, -0.461917, 5.9375, 9.889759, 4.022413, -0.992165]
     np.testing.assert_allclose(library_resize(x, (1, 7), library="torch", mode="bicubic").ravel(), cubic, atol=1e-6)
-    for library, mode, options in [("opencv", "INTER_CUBIC", {}), ("jax", "cubic-pytorch", {"antialias": False})]:
+    for library, mode, options in [("opencv", "INTER_CUBIC", {}),
+                                   ("jax", "cubic-pytorch", {"antialias": False, "x64": True})]:
         y = library_resize(x.reshape(4), (7,), library=library, mode=mode, axes=0, **options)
         np.testing.assert_allclose(y, cubic, atol=1e-6)
     cubic_aa = [0, -0.381809, -0.307217, 5.625, 9.854572, 3.402342, -0.793269]
-    for library, mode in [("pillow", "BICUBIC"), ("jax", "cubic")]:
-        np.testing.assert_allclose(library_resize(x.reshape(4), (7,), library=library, mode=mode), cubic_aa, atol=1e-6)
+    for library, mode, options in [("pillow", "BICUBIC", {}), ("jax", "cubic", {"x64": True})]:
+        np.testing.assert_allclose(library_resize(x.reshape(4), (7,), library=library, mode=mode, **options),
+                                   cubic_aa, atol=1e-6)
     x = np.array([5, 0, 0, 0], dtype=np.float64)
     table = [(("opencv", "INTER_CUBIC", {}), [5.527344, 3.867188, 1.132812]),
              (("onnx", "cubic", {"cubic_coeff_a": -0.5}), [5.351562, 3.984375, 1.015625]),
-             (("jax", "cubic", {}), [5.441176, 4.051095, 1.106870]),
+             (("jax", "cubic", {"x64": True}), [5.441176, 4.051095, 1.106870]),
              (("onnx", "cubic", {"cubic_coeff_a": -0.5, "exclude_outside": 1}), [5.441176, 4.051095, 1.106870]),
              (("opencv", "INTER_LANCZOS4", {}), [5.559546, 3.907397, 1.092602])]
     for (library, mode, options), first in table:

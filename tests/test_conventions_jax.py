@@ -2,8 +2,9 @@
 
 Every preset row of ``presets("jax")`` runs on seeded sizes 1..60 up and down (JAX compiles every new shape,
 about 0.2 s, so each row gets a few cases: 4x4 -> 3x3, output length 1, and random ones); float32 must agree
-to 1e-5, float64 (``jax.enable_x64``) to 1e-12, except Lanczos where JAX sets the kernel to exactly 1 for
-``|t| <= 1e-3`` (a weight difference below 2e-6 that the explorer's exact Lanczos does not copy).
+to 1e-5, float64 (``jax.enable_x64``, the preset's ``x64=True``) to 1e-12, except Lanczos where JAX sets the
+kernel to exactly 1 for ``|t| <= 1e-3`` (a weight difference below 2e-6 that the explorer's exact Lanczos does
+not copy).
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ def test_forward_float64_matches_jax_x64(mode, options):
         for h, w, H, W in size_grid(("jax64", mode, options_id(options)), 1, fixed=[]):
             x = image((mode, h, w), (h, w), np.float64)
             want = _jax_resize(x, (H, W), mode, options)
-            got = library_resize(x, (H, W), library="jax", mode=mode, **options)
+            got = library_resize(x, (H, W), library="jax", mode=mode, x64=True, **options)
             assert got.dtype == np.float64
             np.testing.assert_allclose(got, want, rtol=0, atol=tolerance, err_msg=f"{h}x{w} -> {H}x{W}")
 

@@ -16,6 +16,7 @@ import explorer
 from explorer import Spec
 from explorer.engine.coords import ARITHMETIC, ROUNDING, TRANSFORMS
 from explorer.engine.kernels import KERNEL_NAMES, KERNELS
+from explorer.engine.native import NATIVE
 
 SETTINGS = settings(max_examples=int(__import__("os").environ.get("EXPLORER_HYPOTHESIS_EXAMPLES", 150)), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -62,9 +63,9 @@ def test_backward_is_the_adjoint_of_forward(spec, n, m, scale, seed):
 @given(spec=specs(), n=sizes, m=sizes, scale=scales, seed=st.integers(0, 2**31))
 def test_forward_equals_the_dense_weight_matrix(spec, n, m, scale, seed):
     x = np.random.default_rng(seed).standard_normal(n)
-    plan = explorer.axis_plan(n, m, spec, scale)
+    plan = explorer.axis_plan(n, m, spec, scale, dtype=x.dtype)
     y = explorer.resize(x, (m,), spec, scale_factor=scale)
-    expected = explorer.weights(n, m, spec, scale) @ x
+    expected = explorer.weights(n, m, spec, scale, dtype=x.dtype) @ x
     if plan.outside is not None:
         expected[plan.outside] = spec.extrapolation_value
     np.testing.assert_allclose(y, expected, rtol=1e-12, atol=1e-12)
@@ -102,8 +103,8 @@ def test_two_axes_are_separable_and_axes_can_be_anywhere(spec, h, w, size, seed)
     rng = np.random.default_rng(seed)
     img = rng.standard_normal((2, h, w))
     spec = spec.replace(extrapolation_value=0.0)
-    wh = explorer.weights(h, size[0], spec)
-    ww = explorer.weights(w, size[1], spec)
+    wh = explorer.weights(h, size[0], spec, dtype=img.dtype)
+    ww = explorer.weights(w, size[1], spec, dtype=img.dtype)
     chw = explorer.resize(img, size, spec)
     np.testing.assert_allclose(chw, np.einsum("ih,chw,jw->cij", wh, img, ww), rtol=1e-10, atol=1e-10)
     hwc = explorer.resize(img.transpose(1, 2, 0), size, spec, axes=(0, 1))
@@ -130,12 +131,19 @@ def test_same_size_is_the_identity_for_interpolating_kernels(kernel, transform, 
 @given(spec=specs(), n=sizes, m=sizes, scale=scales)
 def test_rows_sum_to_one(spec, n, m, scale):
     """Every output is a weighted average (partition of unity), except extrapolated crop samples and,
-    with exclude_outside, samples whose every tap lies outside the input (they read nothing: 0)."""
+    with exclude_outside, samples whose every tap lies outside the input (they read nothing: 0).
+
+    Rows computed in a library's own arithmetic (explorer.engine.native) sum to one within float32 rounding
+    when the library normalises in float32; OpenCV's INTER_AREA table drops overlaps under 1e-3 of a pixel,
+    so its rows fall short by up to 1e-3 of a cell."""
     plan = explorer.axis_plan(n, m, spec, scale)
     sums = explorer.weights(n, m, spec, scale).sum(axis=1)
     inside = np.ones(m, bool) if plan.outside is None else ~plan.outside
     reads = plan.band.length > 0
-    np.testing.assert_allclose(sums[inside & reads], 1.0, atol=1e-12)
+    tolerance = 1e-12
+    if spec.index_arithmetic in NATIVE:
+        tolerance = 1.1e-3 if (spec.index_arithmetic, spec.kernel) == ("opencv", "area") else 1e-6
+    np.testing.assert_allclose(sums[inside & reads], 1.0, atol=tolerance)
     assert np.all(sums[~reads] == 0)
     if not spec.exclude_outside or spec.kernel in ("nearest", "area", "adaptive_area"):
         assert np.all(reads[inside])
@@ -154,7 +162,9 @@ def test_float32_stays_float32_and_agrees_with_float64(n, m, mode, seed, scale):
     assert y32.dtype == np.float32 and y64.dtype == np.float64
     if mode.startswith("nearest"):
         return  # float32 and float64 may pick different pixels at ties (PyTorch does too)
-    np.testing.assert_allclose(y32, y64, atol=2e-6)
+    # PyTorch's float32 kernels compute coordinates and weights in float32 (Note [float arithmetic]): 27x30 ->
+    # 18x19 bicubic differs from float64 by 2.6e-6 in torch 2.13 itself
+    np.testing.assert_allclose(y32, y64, atol=1e-5)
 
 
 def test_plans_are_cached():

@@ -2,13 +2,15 @@
 
 Every method but ``nearest`` builds a weight matrix the F2 way: half-pixel sample points, taps outside the
 image dropped and the rest renormalised, the kernel widened by the scale when ``antialias`` and downscaling.
+With 64-bit mode off (JAX's default) that matrix is computed in float32 (``index_arithmetic="jax_float32"``,
+explorer.engine.native.jax); ``x64=True`` models ``jax_enable_x64``, where it is float64.
 ``cubic-pytorch`` without antialias is Keys a=-0.75 with a replicate border (clamp); with antialias it is
 ``cubic``.  ``nearest`` floors ``(i + 0.5) * n / m`` in float32, where XLA replaces the division by the output
 length with a multiplication by its float32 reciprocal (``index_arithmetic="xla_float32"``).
 
 >>> from explorer.conventions import preset
 >>> preset("jax", "cubic", antialias=False)
-Spec(kernel='cubic', cubic_coeff_a=-0.5, exclude_outside=True)
+Spec(kernel='cubic', cubic_coeff_a=-0.5, exclude_outside=True, index_arithmetic='jax_float32')
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ _MODES = {
 class Jax(Library):
     id = "jax"
     title = "JAX jax.image.resize"
-    options = (Option("antialias", True, (False, True)),)
+    options = (Option("antialias", True, (False, True)),
+               Option("x64", False, (False, True), "jax_enable_x64: weights in float64 instead of float32"))
     unsupported = {"precision": "the explorer contracts in the input's own precision",
                    "method": "give the method as the mode"}
     aliases = {"bilinear": "linear", "trilinear": "linear", "triangle": "linear", "bicubic": "cubic",
@@ -50,6 +53,8 @@ class Jax(Library):
             if mode == "cubic-pytorch":
                 fields = dict(_MODES["cubic"])
             fields["antialias"] = mode != "area"  # area ignores antialias (its weights are the overlaps)
+        if mode != "nearest":
+            fields["index_arithmetic"] = "float64" if options["x64"] else "jax_float32"
         return Spec(**fields)
 
     def rows(self):

@@ -3,6 +3,13 @@
 Options are the operator's attributes (``coordinate_transformation_mode``, ``nearest_mode``,
 ``cubic_coeff_a``, ``exclude_outside``, ``antialias``, ``extrapolation_value``), ``roi`` for
 ``tf_crop_and_resize``, ``keep_aspect_ratio_policy`` and the ``opset`` (10, 11, 13, 18, 19; default 19).
+Note [unit-scale axes]: ONNX Runtime maps output ``i`` to input ``i`` on every axis whose float32 scale is
+exactly 1, whatever the coordinate transform and the roi (``scale == 1 ? i : get_original_coordinate(...)`` in
+upsample.cc and upsample_antialias.h @0797d77), and its antialiased passes copy an axis whose length does not
+change; an output length of 0 (``keep_aspect_ratio_policy``) gives an empty tensor.  Antialias weights follow
+``SetupUpsampleFilterAntiAlias`` (explorer.engine.native.onnxruntime): the kernel is stretched by ``n / m``
+whatever the transform.
+
 Opset 10 has no attributes but ``mode``: coordinates are asymmetric and ONNX Runtime's nearest rounds up
 when downsampling and truncates when upsampling (``nearest_mode="simple"``).  Coordinates are float32,
 ``x = (i + 0.5) / scale - 0.5`` (``index_arithmetic="onnxruntime"``).
@@ -42,6 +49,18 @@ _TRANSFORMS = {
 _NEAREST_MODES = ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil")
 _KERNELS = {"nearest": "nearest", "linear": "linear", "cubic": "cubic"}
 _COPY = Spec(kernel="nearest", coordinate_transformation_mode="asymmetric", nearest_mode="floor")
+
+
+def _copied_axes(call) -> list[bool]:
+    """Note [unit-scale axes]: per resized axis, whether ONNX Runtime copies it."""
+    if all(n == m for n, m in call.lengths):  # an unchanged shape is copied, ignoring scales and roi
+        return [True] * len(call.lengths)
+    antialias = bool(call.options["antialias"])
+    copies = []
+    for (n, m), f in zip(call.lengths, call.factors):
+        scale = np.float32(f) if f is not None else np.float32(m) / np.float32(n)
+        copies.append(bool(scale == 1) or (antialias and n == m))
+    return copies
 
 
 class Onnx(Library):
@@ -142,14 +161,15 @@ class Onnx(Library):
         return int(np.float32(factor) * np.float32(n))  # static_cast<int64_t>(scales[i] * input_dims[i])
 
     def kernel_scales(self, call):
-        if all(n == m for n, m in call.lengths):
-            return [None] * len(call.lengths)
-        return [float(np.float32(f)) if f is not None else None for f in call.factors]
+        return [None if copy else (float(np.float32(f)) if f is not None else None)
+                for copy, f in zip(_copied_axes(call), call.factors)]
 
     def axis_specs(self, call, spec, scales):
-        if all(n == m for n, m in call.lengths):  # ONNX Runtime copies an unchanged shape, ignoring scales and roi
-            return [_COPY] * len(call.lengths)
-        return [spec] * len(call.lengths)
+        """Note [unit-scale axes]: the axes ONNX Runtime copies."""
+        return [_COPY if copy else spec for copy in _copied_axes(call)]
+
+    def output_is_empty(self, call):
+        return any(m == 0 for _, m in call.lengths)
 
     def policy_lengths(self, lengths, options):
         """``keep_aspect_ratio_policy``: one scale for every resized axis, output ``std::round(scale * n)``."""

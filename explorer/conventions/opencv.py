@@ -1,18 +1,25 @@
-"""OpenCV 5 ``cv2.resize`` as Spec rows, plus its size and scale rules.
+"""OpenCV 5 ``cv2.resize`` as Spec rows, plus its size, scale and dispatch rules.
 
 * ``dsize`` given: the kernels step by ``1 / (dsize / ssize)`` computed in double; ``fx``/``fy`` given: the
   output is ``cvRound(n * fx)`` (round half to even) and the kernels step by ``1 / fx``.
   ``INTER_NEAREST_EXACT`` ignores ``fx`` and steps by ``n / m``, accumulated (``index_arithmetic="incremental"``).
 * When the output size equals the input size the image is copied, whatever ``fx``.
-* INTER_CUBIC and INTER_LANCZOS4 store the source coordinate as float (``"float64_to_float32"``) and all
-  coefficients are float32, also for float64 images; INTER_LINEAR keeps a double coordinate for images wider
-  than one column (a one-column image takes a float path that differs by ~1e-6).
-* ``INTER_AREA`` integrates exact overlaps when no axis grows; when any axis grows every axis uses the
-  two-tap ``opencv_area_upscale`` rule (the same as the overlap on growing axes).
+* Note [which code runs]: the wheels ship the IPP HAL (``hal/ipp/src/resize_ipp.cpp``), which takes
+  INTER_LINEAR on float32/float64 images whose source sides are all at least 2, and INTER_CUBIC on float32
+  and uint8 images whose sides are all at least 4; it computes double coordinates
+  (``index_arithmetic="float64"``).  Everything else runs OpenCV's ``resizeGeneric``, which stores the
+  coordinate as float (``"float64_to_float32"``): one-row or one-column images, small images, float64
+  INTER_CUBIC, INTER_LANCZOS4, uint8 INTER_LINEAR.  uint8 INTER_LINEAR at exactly 2x on both axes becomes
+  INTER_AREA.  The option ``ipp=False`` models ``cv2.ipp.setUseIPP(False)``.  The resized axes are the
+  image's sides (one resized axis: a one-row image).  [measured, OpenCV 5.0.0.93]
+* ``INTER_AREA`` shrinking: ``computeResizeAreaTab`` (``index_arithmetic="opencv"``, explorer.engine.native.
+  opencv): a cell that overhangs the image averages its in-image part, partial overlaps under 1e-3 px are
+  dropped; integer steps on both axes run ``resizeAreaFast`` (the same cells, its own uint8 rounding).  When
+  any axis grows every axis uses the two-tap ``opencv_area_upscale`` rule (the exact overlap on growing axes).
 
 >>> from explorer.conventions import preset
 >>> preset("opencv", "INTER_NEAREST")
-Spec(kernel='nearest', coordinate_transformation_mode='asymmetric', nearest_mode='floor')
+Spec(kernel='nearest', coordinate_transformation_mode='asymmetric', nearest_mode='floor', index_arithmetic='opencv')
 """
 
 from __future__ import annotations
@@ -23,28 +30,55 @@ from ..engine import fixed_point
 from ..engine.execute import execute
 from ..engine.spec import Spec
 from ..errors import ArgumentTypeError, ArgumentValueError
-from .registry import Library, register
+from .registry import Call, Library, Option, register
 
 _MODES = {
-    "INTER_NEAREST": dict(kernel="nearest", coordinate_transformation_mode="asymmetric", nearest_mode="floor"),
+    "INTER_NEAREST": dict(kernel="nearest", coordinate_transformation_mode="asymmetric", nearest_mode="floor",
+                          index_arithmetic="opencv"),
     "INTER_NEAREST_EXACT": dict(kernel="nearest", coordinate_transformation_mode="tf_half_pixel_for_nn",
                                 nearest_mode="floor", index_arithmetic="incremental"),
     "INTER_LINEAR": dict(kernel="linear"),
     "INTER_LINEAR_EXACT": dict(kernel="linear"),
     "INTER_CUBIC": dict(kernel="cubic", cubic_coeff_a=-0.75, index_arithmetic="float64_to_float32"),
-    "INTER_AREA": dict(kernel="area"),
+    "INTER_AREA": dict(kernel="area", index_arithmetic="opencv"),
     "INTER_LANCZOS4": dict(kernel="lanczos4", index_arithmetic="float64_to_float32"),
 }
 _DESCRIPTIONS = {
     "INTER_LINEAR_EXACT": "float input: INTER_LINEAR; its bit-exact uint8 rounding is not modelled",
-    "INTER_AREA": "exact overlap when shrinking; see opencv_area_upscale when an axis grows",
+    "INTER_AREA": "cell averages when shrinking; see opencv_area_upscale when an axis grows",
 }
+
+
+_IPP_SIDES = {"INTER_LINEAR": 2, "INTER_LINEAR_EXACT": 2, "INTER_CUBIC": 4}
+_IPP_DTYPES = {"INTER_LINEAR": ("float32", "float64"), "INTER_LINEAR_EXACT": ("float32", "float64"),
+               "INTER_CUBIC": ("float32", "uint8")}
+
+
+def takes_ipp(call: Call) -> bool:
+    """Whether the IPP HAL computes this call (Note [which code runs])."""
+    sides = [n for n, _ in call.lengths] + ([1] if len(call.lengths) == 1 else [])
+    return (call.options.get("ipp", True) and call.mode in _IPP_SIDES and call.dtype.name in _IPP_DTYPES[call.mode]
+            and min(sides) >= _IPP_SIDES[call.mode])
+
+
+def area_fast_steps(call: Call, scales) -> list[int] | None:
+    """The integer steps of ``resizeAreaFast`` when every axis shrinks by a whole factor, else None."""
+    steps = [1.0 / s if s is not None else n / m for (n, m), s in zip(call.lengths, scales)]
+    whole = [int(round(step)) for step in steps]
+    if all(abs(step - k) < np.finfo(np.float64).eps and k >= 1 for step, k in zip(steps, whole)):
+        return whole
+    return None
+
+
+def channels(call: Call) -> int:
+    """The interleaved channels of the image: the axes after the last resized one (HWC: C)."""
+    return int(np.prod(call.shape[max(call.axes) + 1:], dtype=np.int64))
 
 
 class OpenCV(Library):
     id = "opencv"
     title = "OpenCV cv2.resize"
-    options = ()
+    options = (Option("ipp", True, (True, False), "False: as after cv2.ipp.setUseIPP(False)"),)
     unsupported = {"dsize": "pass size=", "fx": "pass scale_factor=", "fy": "pass scale_factor=",
                    "interpolation": "give the interpolation as the mode"}
     gradient_modes = ()
@@ -69,23 +103,37 @@ class OpenCV(Library):
         return [float(f) if f is not None else m / n for (n, m), f in zip(call.lengths, call.factors)]
 
     def axis_specs(self, call, spec, scales):
-        if call.mode != "INTER_AREA":
-            return [spec] * len(call.lengths)
-        steps = [1.0 / s if s is not None else n / m for (n, m), s in zip(call.lengths, scales)]
-        if all(step >= 1 for step in steps):
-            return [spec] * len(call.lengths)
-        return [spec.replace(kernel="opencv_area_upscale")] * len(call.lengths)
+        """Note [which code runs]: the coordinate arithmetic of IPP or resizeGeneric; INTER_AREA's two-tap
+        rule on every axis when any axis grows."""
+        if call.mode == "INTER_AREA":
+            steps = [1.0 / s if s is not None else n / m for (n, m), s in zip(call.lengths, scales)]
+            if all(step >= 1 for step in steps):
+                return [spec] * len(call.lengths)
+            return [spec.replace(kernel="opencv_area_upscale")] * len(call.lengths)
+        if call.mode in ("INTER_LINEAR", "INTER_LINEAR_EXACT", "INTER_CUBIC"):
+            row = "float64" if takes_ipp(call) else "float64_to_float32"
+            return [spec.replace(index_arithmetic=row)] * len(call.lengths)
+        return [spec] * len(call.lengths)
 
     def resize_integer(self, call, x, plans, specs):
-        """uint8: OpenCV's fixed point (INTER_LINEAR, growing INTER_AREA, INTER_LANCZOS4 bit-exact); INTER_CUBIC
-        and shrinking INTER_AREA: the float result rounded half to even (within 1 LSB)."""
+        """uint8: OpenCV's own arithmetic, bit-exact for INTER_NEAREST(_EXACT), INTER_LINEAR (its 11-bit fixed
+        point; exactly 2x on both axes: resizeAreaFast), INTER_LANCZOS4 and INTER_AREA (resizeAreaFast's
+        integer box, resizeArea's float32 accumulation in table order, or the growing two-tap rule);
+        INTER_CUBIC is the float result rounded half to even (within 1 LSB: IPP's rounding is not modelled)."""
         if x.dtype != np.uint8:
             return super().resize_integer(call, x, plans, specs)
         mode, scales = call.mode, self.kernel_scales(call)
-        two_tap = mode == "INTER_LINEAR" or (mode == "INTER_AREA" and specs[0].kernel == "opencv_area_upscale")
+        if all(p.n == p.m for _, p in plans):
+            return x.copy()
+        fast = area_fast_steps(call, scales)
+        shrinking_area = mode == "INTER_AREA" and specs[0].kernel != "opencv_area_upscale"
+        if (mode == "INTER_LINEAR" and fast == [2, 2]) or (shrinking_area and fast is not None):
+            steps = [(axis, step) for (axis, _), step in zip(plans, fast)]
+            return fixed_point.opencv_area_fast_uint8(x, steps, channels(call))
+        if shrinking_area:
+            return fixed_point.float32_passes_uint8(x, plans[::-1])  # the row pass, then the column pass
+        two_tap = mode == "INTER_LINEAR" or mode == "INTER_AREA"
         if (two_tap or mode == "INTER_LANCZOS4") and len(plans) <= 2:
-            if all(p.n == p.m for _, p in plans):
-                return x.copy()
             extra = (mode == "INTER_AREA",) if two_tap else ()
             entries = [(axis, p.n, p.m, s) + extra for (axis, p), s in zip(plans, scales)]
             vertical, horizontal = (entries[0], entries[1]) if len(entries) == 2 else (None, entries[0])

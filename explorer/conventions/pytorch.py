@@ -19,14 +19,25 @@ Note [nearest_idx]
     ``scale_factor=1.1`` in 1-D or 3-D is not the transpose of its forward.
 
 Note [same-size axes]
-    With a ``scale_factor`` that leaves an axis's length unchanged: linear modes (no antialias) copy that
-    axis (compute_source_index_and_lambda), the separable antialiased forward skips it but its backward does
+    An axis whose length does not change: linear modes (no antialias) copy it whatever the ``scale_factor``
+    (compute_source_index_and_lambda), the separable antialiased forward skips it but its backward does
     not, and ``upsample_bicubic2d_backward`` copies the gradient when no length changes.
 
+Note [float arithmetic]
+    The float kernels compute scales, source coordinates and weights in their own types: float32 input in
+    float32 (a fused multiply-add for the coordinate, except in the bicubic backward), float64 in double
+    with ``floorf`` narrowing the coordinate, antialias weights in the input's type.  The Spec's arithmetic
+    row ``"torch"`` reproduces them (explorer.engine.native.pytorch); at 100 000 -> 99 999 float64 weights
+    would be off by 5e-3.
+
 Note [antialias output width 1]
-    The separable antialiased forward's vertical pass, on an output one pixel wide, applies the weights of
-    output row 0 to every row (every row repeats row 0) when the height changes; its backward is the true
-    transpose.
+    The separable kernel's vertical pass (``separable_upsample_generic_Nd_kernel_impl``), on an output one
+    pixel wide, applies the weights of output row 0 to every row (every row repeats row 0) when the height
+    changes.  It runs the antialiased float forward, and every uint8 forward with more than 4 channels
+    (antialiased or not); uint8 with at most 4 channels takes the AVX2 kernel (UpSampleKernelAVXAntialias.h),
+    which is right, except that a 3-channel image resized to 1x1 fails its internal assert
+    (``num_channels == unpacked_output.size(0)``).  Backward is the true transpose.  [measured, torch 2.13.0
+    CPU with AVX2]
 
 >>> import numpy as np, explorer
 >>> x = np.arange(16, dtype=np.float64).reshape(1, 1, 4, 4)
@@ -34,7 +45,7 @@ Note [antialias output width 1]
 [0.833333, 2.166667, 3.5]
 >>> from explorer.conventions import preset
 >>> preset("torch", "bicubic", antialias=True)
-Spec(kernel='cubic', cubic_coeff_a=-0.5, exclude_outside=True, antialias=True)
+Spec(kernel='cubic', cubic_coeff_a=-0.5, exclude_outside=True, antialias=True, index_arithmetic='torch')
 """
 
 from __future__ import annotations
@@ -88,7 +99,7 @@ def torch_spec(mode: str, align_corners: bool = False, antialias: bool = False, 
     generic kernels compute indices in the input's precision.
 
     >>> torch_spec("bicubic", antialias=True)
-    Spec(kernel='cubic', cubic_coeff_a=-0.5, exclude_outside=True, antialias=True)
+    Spec(kernel='cubic', cubic_coeff_a=-0.5, exclude_outside=True, antialias=True, index_arithmetic='torch')
     """
     fields = dict(_MODE_TABLE[mode])
     if antialias:
@@ -98,6 +109,8 @@ def torch_spec(mode: str, align_corners: bool = False, antialias: bool = False, 
     if align_corners:
         fields["coordinate_transformation_mode"] = ("pytorch_antialias_align_corners" if antialias
                                                     else "align_corners")
+    if fields["kernel"] != "nearest" and fields["kernel"] != "adaptive_area":
+        fields["index_arithmetic"] = "torch"  # Note [float arithmetic]; the plan reads the dtype
     if fields["kernel"] == "nearest":
         if indexed_nearest:  # a float32 scale, floorf(i * s) and floorf((i + 0.5) * s) with a double product
             fields["index_arithmetic"] = "float32_scale"
@@ -270,6 +283,33 @@ def _nc_shape(call: Call) -> tuple:
     return (math.prod(rest), 1) + tuple(call.shape[a] for a in call.axes)
 
 
+_COPY = Spec(kernel="nearest", coordinate_transformation_mode="asymmetric", nearest_mode="floor")
+_AVX_CHANNELS = 4  # uint8 images with at most this many channels take the AVX2 kernel
+
+
+def _repeats_first_row(call: Call) -> bool:
+    """Whether the vertical pass repeats output row 0 (Note [antialias output width 1])."""
+    if call.direction != "forward" or len(call.lengths) != 2:
+        return False
+    (n_rows, m_rows), (_, m_cols) = call.lengths
+    if m_cols != 1 or m_rows == n_rows:
+        return False
+    if call.dtype.kind == "f":
+        return bool(call.options["antialias"])
+    return _nc_shape(call)[1] > _AVX_CHANNELS
+
+
+def _check_avx_uint8(call: Call):
+    """The AVX2 uint8 kernel's failing assert (Note [antialias output width 1])."""
+    if call.dtype != np.uint8 or call.direction != "forward" or call.mode not in UINT8_MODES:
+        return
+    if len(call.lengths) == 2 and _nc_shape(call)[1] == 3 and [m for _, m in call.lengths] == [1, 1] \
+            and call.lengths[0][0] != 1:
+        raise UnsupportedError("PyTorch 2.13's AVX2 uint8 kernel fails an internal assert for a 3-channel image "
+                               "resized to 1x1 (RuntimeError: num_channels == unpacked_output.size(0) INTERNAL "
+                               "ASSERT FAILED); convert with x.astype(np.float32) or use another size")
+
+
 def _first_row_everywhere(plan: AxisPlan) -> AxisPlan:
     band = plan.band
     taps = np.arange(band.length[0])
@@ -329,6 +369,7 @@ class PyTorch(Library):
         _check_lanczos(call.mode, options["align_corners"], options["antialias"])
         _check_sizes([n for n, _ in call.lengths], [m for _, m in call.lengths])
         _check_dtype(call.dtype, call.mode, options["antialias"], call.direction)
+        _check_avx_uint8(call)
 
     # ---------------------------------------------------------------- weights
     def _indexed(self, call) -> bool:
@@ -358,10 +399,19 @@ class PyTorch(Library):
             scales = [None] * len(call.lengths)
         return scales
 
+    def axis_specs(self, call, spec, scales):
+        """Note [same-size axes]: the axes PyTorch's kernels copy get a copying Spec."""
+        forward = call.direction == "forward"
+        unchanged = [n == m for n, m in call.lengths]
+        if spec.antialias and forward:
+            return [_COPY if same else spec for same in unchanged]
+        if call.mode == "bicubic" and not spec.antialias and not forward and all(unchanged):
+            return [_COPY] * len(unchanged)  # kernel_scales gives these axes no factor: a plain copy
+        return [spec] * len(unchanged)
+
     def adjust_plans(self, call, plans):
         """Note [antialias output width 1]."""
-        (n_rows, m_rows), (_, m_cols) = call.lengths[-2:] if len(call.lengths) >= 2 else ((0, 0), (0, 0))
-        if call.options["antialias"] and call.direction == "forward" and m_cols == 1 and m_rows != n_rows:
+        if _repeats_first_row(call):
             plans = list(plans)
             plans[-2] = (plans[-2][0], _first_row_everywhere(plans[-2][1]))
         return plans
@@ -403,9 +453,9 @@ def interpolate(input, size=None, scale_factor=None, mode: str = "nearest", alig
     Modes: ``nearest``, ``nearest-exact``, ``linear`` (3-D), ``bilinear``/``bicubic``/``lanczos`` (4-D),
     ``trilinear`` (5-D), ``area``.  With ``scale_factor`` the output size is ``floor(n * scale_factor)``
     and, unless ``recompute_scale_factor``, the kernel steps by ``1/scale_factor``.  float32 and float64 keep
-    their dtype; float16 is computed in float32; uint8 follows PyTorch's CPU kernels (nearest modes gather;
-    bilinear, bicubic and lanczos use its int16 fixed point, bit for bit except an antialiased output one
-    pixel wide); other dtypes raise as PyTorch does.
+    their dtype; float16 is computed in float32; uint8 follows PyTorch's CPU kernels bit for bit (nearest
+    modes gather; bilinear, bicubic and lanczos use its int16 fixed point, the output one pixel wide of Note
+    [antialias output width 1] included); other dtypes raise as PyTorch does.
 
     >>> import numpy as np
     >>> x = np.random.rand(1, 3, 37, 53).astype(np.float32)

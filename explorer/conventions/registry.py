@@ -13,6 +13,7 @@ hook                          decides
 ``output_length``             the output length of an axis from a scale factor (none: the library takes sizes)
 ``policy_lengths``            output lengths the library derives from the requested ones (ONNX aspect policy)
 ``validate_call(call)``       what the library rejects once shapes and dtype are known (rank, empty sizes)
+``output_is_empty(call)``     an output length of 0 gives an empty array, not an error (ONNX Runtime)
 ``call_spec(call)``           the Spec for this call (when shapes, dtype or direction change it)
 ``kernel_scales(call)``       the scale factor each axis's kernel steps by (None: the lengths ``n/m``)
 ``axis_specs(call, ...)``     one Spec per axis (per-axis adjustments)
@@ -188,6 +189,11 @@ class Library:
 
     def validate_call(self, call: Call) -> None:
         """Reject what the library rejects once shapes and dtype are known."""
+
+    def output_is_empty(self, call: Call) -> bool:
+        """Whether the call returns an empty array because an output length is 0 (default: never; such a
+        length is an error, raised by :func:`explorer.library_resize` naming the axis)."""
+        return False
 
     # ------------------------------------------------------------------ weights
     def call_spec(self, call: Call) -> Spec:

@@ -1,7 +1,8 @@
 """TensorFlow 2.21 ``tf.image.resize`` (v2) and the v1 ops ``tf.compat.v1.image.resize_*`` as Spec rows.
 
-TensorFlow computes coordinates in float32 (``index_arithmetic="float32"``; ``"tf_scale_and_translate"`` for
-the ScaleAndTranslate op).  v2 ``bilinear``/``bicubic``
+TensorFlow computes coordinates in float32: ``index_arithmetic="tensorflow"`` for ResizeBilinear,
+ResizeBicubic and ResizeArea (a port of their weight code, explorer.engine.native.tensorflow), ``"float32"``
+for ResizeNearestNeighbor, ``"tf_scale_and_translate"`` for the ScaleAndTranslate op.  v2 ``bilinear``/``bicubic``
 without antialias run ``ResizeBilinear``/``ResizeBicubic`` with half-pixel centres; every antialiased mode and
 ``lanczos3/5``, ``gaussian``, ``mitchellcubic`` run ``ScaleAndTranslate`` (drop out-of-image taps and
 renormalise).  ``ResizeBicubic`` reads Keys' cubic from a 1024-entry table (kernel ``keys_cubic_table1024``).
@@ -20,7 +21,6 @@ from ..errors import ArgumentValueError
 from .library_resize import promote_to_float32
 from .registry import Library, Option, register
 
-_F32 = dict(index_arithmetic="float32")
 _RENORMALISE = dict(exclude_outside=True)
 
 # v2 method -> (Spec fields without antialias, Spec fields with antialias)
@@ -92,9 +92,10 @@ class TensorFlow(Library):
             fields = _v1_fields(mode, options["align_corners"], options["half_pixel_centers"])
         else:
             fields = dict(_V2[mode][1 if options["antialias"] else 0])
-            if fields.get("exclude_outside"):  # a ScaleAndTranslate op
+            if fields.get("exclude_outside") and fields["kernel"] != "keys_cubic_table1024":  # ScaleAndTranslate
                 return Spec(**fields, index_arithmetic="tf_scale_and_translate")
-        return Spec(**fields, **_F32)
+        arithmetic = "float32" if fields["kernel"] == "nearest" else "tensorflow"
+        return Spec(**fields, index_arithmetic=arithmetic)
 
     def rows(self):
         out = []

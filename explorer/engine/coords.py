@@ -179,6 +179,18 @@ ARITHMETIC = {
     # Burn cubecl/flex nearest: the exact rational coordinate (integer arithmetic), one correctly rounded
     # division; falls back to float64 when the step comes from a scale factor
     "exact": (np.float64, np.float64, np.float64, False),
+    # OpenCV: inv_scale = the user's fx or m/n, step = 1.0 / inv_scale in double (INTER_NEAREST's index
+    # floor(i * step) differs from floor(i * n / m) on some size pairs); INTER_AREA's cell table
+    "opencv": (np.float64, np.float64, np.float64, False),
+    # Rows whose filter weights are built by a port of the library's own code (explorer.engine.native), in its
+    # float types; the tuple is what the generic builder uses for the kernels a port leaves to it.
+    # PyTorch's float kernels (float32 opmath with a fused coordinate, or double with floorf); uint8 input
+    # takes the generic float64 weights, as PyTorch's int16 path computes its weights in double
+    "torch": (np.float64, np.float64, np.float64, False),
+    # JAX with 64-bit mode off: the whole weight matrix in float32
+    "jax_float32": (np.float32, np.float64, np.float32, False),
+    # TensorFlow ResizeBilinear / ResizeBicubic / ResizeArea: float32 scale and coordinates, never fused
+    "tensorflow": (np.float32, np.float64, np.float32, False),
 }
 
 # transform -> (numerator(i), denominator) of the exact rational coordinate, for the "exact" row
@@ -219,6 +231,15 @@ def _onnxruntime_coordinates(t, g: Geometry, scale):
     return np.asarray(t.coordinate(i, f32(step), Geometry(g.n, g.m, g.f, g.roi, f32)), dtype=f32)
 
 
+def onnxruntime_coordinates(n: int, m: int, transform: str, scale, roi=None) -> np.ndarray:
+    """ONNX Runtime's float32 source coordinate of every output for the float32 ONNX ``scale`` of the axis.
+
+    >>> onnxruntime_coordinates(4, 3, "half_pixel", np.float32(0.75)).tolist()
+    [0.1666666865348816, 1.5, 2.8333332538604736]
+    """
+    return _onnxruntime_coordinates(TRANSFORMS[transform], Geometry(n, m, None, roi, np.float32), np.float32(scale))
+
+
 def _special_coordinates(t, arithmetic, g: Geometry, step):
     """Coordinates for the arithmetic rows that are not one formula per sample in a single dtype."""
     if arithmetic == "incremental":
@@ -240,6 +261,10 @@ def _special_coordinates(t, arithmetic, g: Geometry, step):
             numerator, denominator = exact(np.arange(g.m, dtype=np.int64), g.n, g.m)
             return numerator / denominator, step
         return t.coordinate(np.arange(g.m, dtype=np.float64), np.float64(step), g), step
+    if arithmetic == "opencv":
+        inverse = g.f if g.f is not None and g.f > 0 else g.m / g.n
+        step = 1.0 / inverse
+        return t.coordinate(np.arange(g.m, dtype=np.float64), np.float64(step), g), step
     # xla_float32
     if t.step is _step_from_sizes_or_factor and not (g.f is not None and g.f > 0):
         step = np.float32(g.n) * (np.float32(1.0) / np.float32(g.m))
@@ -248,7 +273,7 @@ def _special_coordinates(t, arithmetic, g: Geometry, step):
 
 
 # Rows of ARITHMETIC handled by _special_coordinates, and the tie tolerance some of them round with.
-SPECIAL_ARITHMETIC = ("incremental", "onnxruntime", "xla_float32", "tf_scale_and_translate", "exact")
+SPECIAL_ARITHMETIC = ("incremental", "onnxruntime", "xla_float32", "tf_scale_and_translate", "exact", "opencv")
 TIE_TOLERANCE = {"onnxruntime": 1e-6}
 # Rows whose kernel argument (tap distance / stretch) is computed in float32, as the library does
 FLOAT32_KERNEL_ARGUMENT = ("tf_scale_and_translate",)

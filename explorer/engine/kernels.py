@@ -79,9 +79,15 @@ def box(t, a=None):
     return np.where((t > -0.5) & (t <= 0.5), 1.0, 0.0)
 
 
+# Pillow writes the Hamming constants as float literals (src/libImaging/Resample.c, hamming_filter):
+# 0.54f = 0.5400000214576721 and 0.46f = 0.4600000083446503, the rest in double.
+_HAMMING_A = float(np.float32(0.54))
+_HAMMING_B = float(np.float32(0.46))
+
+
 def hamming(t, a=None):
-    """Pillow's HAMMING: ``sinc(t) (0.54 + 0.46 cos(pi t))`` on ``|t| < 1``."""
-    return np.where(np.abs(t) < 1.0, _sinc(t) * (0.54 + 0.46 * np.cos(np.pi * t)), 0.0)
+    """Pillow's HAMMING: ``sinc(t) (0.54f + 0.46f cos(pi t))`` on ``|t| < 1`` (float32 literals, as Pillow)."""
+    return np.where(np.abs(t) < 1.0, _sinc(t) * (_HAMMING_A + _HAMMING_B * np.cos(np.pi * t)), 0.0)
 
 
 def mitchell(t, a=None):

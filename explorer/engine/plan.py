@@ -2,13 +2,18 @@
 
 This is the only place where conventions become numbers.  One builder per kind of kernel
 (``PLAN_BUILDERS``); continuous kernels all share :func:`_filter_plan`, which owns the coordinate transform,
-the antialias stretch and the border policy (clamp or renormalise):
+the antialias stretch and the border policy (clamp or renormalise), in float64:
 
 * the taps of output ``i`` are the inputs ``j`` with ``x - R*stretch < j <= x + R*stretch``, where ``x`` is
   the source coordinate, ``R`` the kernel radius and ``stretch = max(step, 1)`` under antialias, else 1;
 * the weights ``K((j - x) / stretch)`` are normalised to sum to one (skipped when the sum is zero);
 * ``exclude_outside`` drops taps outside ``[0, n)`` and renormalises; otherwise their index is clamped to
   the border (a replicate border: the weights still sum to one).
+
+Where a Spec's ``index_arithmetic`` row names a library whose kernels compute weights in their own float
+types (PyTorch, JAX, TensorFlow, OpenCV INTER_AREA, ONNX Runtime antialias), the weights come from a port of
+that code instead (``explorer.engine.native``); such plans can depend on the array's dtype and on the
+direction, which :func:`axis_plan` takes as arguments.
 
 Plans are cached, so a repeated call pays only the contraction.
 """
@@ -25,6 +30,7 @@ from ..errors import ArgumentTypeError
 from .band import Band
 from .coords import FLOAT32_KERNEL_ARGUMENT, nearest_indices, source_coordinates
 from .kernels import KERNELS
+from .native import NATIVE, Axis, Taps
 from .spec import Spec
 
 
@@ -165,24 +171,66 @@ PLAN_BUILDERS = {
 }
 
 
+def _plan_from_taps(n, m, taps: Taps) -> AxisPlan:
+    """An AxisPlan from a native builder's taps: every live tap is structural (it is read), weight 0 or not."""
+    live = np.ones(taps.index.shape, bool) if taps.live is None else taps.live
+    r, k = np.nonzero(live)
+    band = Band.from_triplets(r, taps.index[r, k], taps.weights[r, k], m, n)
+    return AxisPlan(n, m, band, np.asarray(taps.coordinates, np.float64), float(taps.step), taps.outside)
+
+
+def _native_plan(n, m, spec, scale, roi, dtype, direction):
+    native = NATIVE.get(spec.index_arithmetic)
+    if native is None:
+        return None
+    taps = native.build(Axis(n, m, spec, scale, roi, dtype, direction))
+    return None if taps is None else _plan_from_taps(n, m, taps)
+
+
 @lru_cache(maxsize=512)
-def _cached_plan(n, m, spec, scale, roi):
-    build = PLAN_BUILDERS.get(spec.kernel, _filter_plan)
-    return build(n, m, spec, scale, roi)
+def _cached_plan(n, m, spec, scale, roi, dtype=None, direction="forward"):
+    plan = _native_plan(n, m, spec, scale, roi, dtype, direction)
+    if plan is None:
+        build = PLAN_BUILDERS.get(spec.kernel, _filter_plan)
+        plan = build(n, m, spec, scale, roi)
+    return plan
 
 
-def axis_plan(n_in: int, n_out: int, spec: Spec, scale: float | None = None, axis_index: int = 0) -> AxisPlan:
+DIRECTIONS = ("forward", "backward")
+
+
+def plan_key(spec: Spec, dtype=None, direction: str = "forward") -> tuple:
+    """The ``(dtype, direction)`` part of a plan's identity: what the Spec's arithmetic row reads of them
+    (``(None, "forward")`` for rows whose weights are the same for every dtype and direction).
+
+    >>> from explorer import Spec
+    >>> plan_key(Spec("linear"), np.float32), plan_key(Spec("linear", index_arithmetic="torch"), np.float32)
+    ((None, 'forward'), (dtype('float32'), 'forward'))
+    """
+    if direction not in DIRECTIONS:
+        raise ArgumentTypeError(f"direction must be one of {', '.join(DIRECTIONS)}, got {direction!r}")
+    native = NATIVE.get(spec.index_arithmetic)
+    if native is None:
+        return None, "forward"
+    return native.key(spec, None if dtype is None else np.dtype(dtype), direction)
+
+
+def axis_plan(n_in: int, n_out: int, spec: Spec, scale: float | None = None, axis_index: int = 0,
+              dtype=None, direction: str = "forward") -> AxisPlan:
     """The plan of one axis (cached).  ``scale`` is the user's scale factor (output/input) when the
-    kernel's step comes from a factor rather than the sizes (PyTorch ``scale_factor``, ONNX ``scales``)."""
+    kernel's step comes from a factor rather than the sizes (PyTorch ``scale_factor``, ONNX ``scales``).
+    ``dtype`` (the array's) and ``direction`` ("forward" or "backward") matter only for arithmetic rows that
+    compute weights in the library's own types (:func:`plan_key`)."""
     n_in, n_out = validate.length(n_in, "n_in"), validate.length(n_out, "n_out")
     if scale is not None:
         scale = validate.positive_number(scale, "scale")
     if not isinstance(spec, Spec):
         raise ArgumentTypeError(f"spec must be an explorer.Spec, got {type(spec).__name__}")
-    return _cached_plan(n_in, n_out, spec, scale, spec.roi_for(axis_index))
+    dtype, direction = plan_key(spec, dtype, direction)
+    return _cached_plan(n_in, n_out, spec, scale, spec.roi_for(axis_index), dtype, direction)
 
 
-def weights(n_in: int, n_out: int, spec: Spec | None = None, scale: float | None = None) -> np.ndarray:
+def weights(n_in: int, n_out: int, spec: Spec | None = None, scale: float | None = None, dtype=None) -> np.ndarray:
     """The (n_out x n_in) weight matrix of one axis: row ``i`` is what output ``i`` takes from the input.
 
     Forward is ``y = W @ x`` along the axis; backward is ``W.T @ g``.
@@ -193,6 +241,6 @@ def weights(n_in: int, n_out: int, spec: Spec | None = None, scale: float | None
            [0.   , 0.5  , 0.5  , 0.   ],
            [0.   , 0.   , 0.167, 0.833]])
     """
-    plan = axis_plan(n_in, n_out, spec if spec is not None else Spec(), scale)
+    plan = axis_plan(n_in, n_out, spec if spec is not None else Spec(), scale, dtype=dtype)
     return plan.band.dense()
 

@@ -19,9 +19,10 @@ from .spec import Spec
 
 
 def axis_plans(shape, size, spec: Spec, axes=None, scale_factor=None, itemsize: int = 8,
-               direction: str = "forward") -> list[tuple[int, AxisPlan]]:
-    """``(axis, plan)`` for every resized axis of an array of ``shape``; the memory the call will need is
-    checked first (the result and the intermediate, before any plan is built)."""
+               direction: str = "forward", dtype=None) -> list[tuple[int, AxisPlan]]:
+    """``(axis, plan)`` for every resized axis of an array of ``shape`` (and ``dtype``, for arithmetic rows
+    that compute in the array's precision); the memory the call will need is checked first (the result and
+    the intermediate, before any plan is built)."""
     size = validate.lengths(size)
     axes = validate.axes(len(shape), len(size), axes)
     scales = validate.per_axis(scale_factor, len(axes), "scale_factor")
@@ -35,7 +36,7 @@ def axis_plans(shape, size, spec: Spec, axes=None, scale_factor=None, itemsize: 
         check_memory(resized, {axis: shape[axis] for axis in axes}, itemsize, "gradient")
     else:
         check_memory(shape, dict(zip(axes, size)), itemsize, "output")
-    return [(axis, axis_plan(shape[axis], m, spec, f, axis_index=k))
+    return [(axis, axis_plan(shape[axis], m, spec, f, axis_index=k, dtype=dtype, direction=direction))
             for k, (axis, m, f) in enumerate(zip(axes, size, scales))]
 
 
@@ -63,7 +64,7 @@ def resize(x, size, spec: Spec | None = None, axes=None, scale_factor=None, out=
     """
     spec = spec if spec is not None else Spec()
     x = validate.array(x, "x")
-    plans = axis_plans(x.shape, size, spec, axes, scale_factor, x.dtype.itemsize)
+    plans = axis_plans(x.shape, size, spec, axes, scale_factor, x.dtype.itemsize, dtype=x.dtype)
     return execute(x, plans, out=out, extrapolation_value=spec.extrapolation_value)
 
 
@@ -81,6 +82,7 @@ def resize_backward(grad, input_shape, size, spec: Spec | None = None, axes=None
     spec = spec if spec is not None else Spec()
     grad = validate.array(grad, "grad")
     input_shape = validate.shape(input_shape, grad.ndim, "input_shape", "grad")
-    plans = axis_plans(input_shape, size, spec, axes, scale_factor, grad.dtype.itemsize, direction="backward")
+    plans = axis_plans(input_shape, size, spec, axes, scale_factor, grad.dtype.itemsize, direction="backward",
+                       dtype=grad.dtype)
     check_gradient(grad, input_shape, plans, f"resizing to size {validate.lengths(size)}")
     return execute(grad, plans, transpose=True, out=out)
