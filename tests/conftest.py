@@ -11,6 +11,34 @@ os.environ.setdefault("JAX_PLATFORMS", "cpu")
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
 
+# --- large-size oracle tests (tests/test_fidelity_*.py, helpers in tests/fidelity.py) -----------------------
+
+def pytest_addoption(parser):
+    group = parser.getgroup("fidelity", "large-size oracle tests")
+    group.addoption("--runslow", action="store_true", help="draw five times as many fidelity cases from larger "
+                    "element budgets (a nightly run)")
+    group.addoption("--fidelity-seed", type=int, default=None, help="the seed of the fidelity size draws")
+    group.addoption("--fidelity-table", action="store_true", help="print the worst error per library and dtype "
+                    "(the README's fidelity table)")
+
+
+def pytest_configure(config):
+    import fidelity
+
+    fidelity.configure(config.getoption("--fidelity-seed"), config.getoption("--runslow"))
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    if not config.getoption("--fidelity-table"):
+        return
+    import fidelity
+
+    terminalreporter.write_sep("=", "fidelity: worst error per library and dtype")
+    terminalreporter.write_line(fidelity.table())
+    terminalreporter.write_line("")
+    terminalreporter.write_line(fidelity.worst_cases())
+
+
 # --- browser tests (marker `browser`) ------------------------------------------------------------------------
 # Skipped when chromium or playwright is missing, unless REQUIRE_BROWSER=1 (CI), where that is an error.
 

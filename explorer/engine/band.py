@@ -123,22 +123,28 @@ class Band:
         cache = self.__dict__.setdefault("_block_cache", {})
         if key in cache:
             return cache[key]
-        ends = self.start + self.length
+        # every block's dense matrix is a view into one flat buffer, filled in one scatter
+        firsts = np.arange(0, self.rows, block)
+        lasts = np.minimum(firsts + block, self.rows)
+        live = self.length > 0
+        big = np.iinfo(np.int64).max
+        lo = np.minimum.reduceat(np.where(live, self.start, big), firsts) if self.rows else firsts
+        hi = np.maximum.reduceat(np.where(live, self.start + self.length, -1), firsts) if self.rows else firsts
+        dead = hi < 0
+        lo, hi = np.where(dead, 0, lo), np.where(dead, 0, hi)
+        widths = hi - lo
+        offsets = np.concatenate([[0], np.cumsum((lasts - firsts) * widths)])
+        flat = np.zeros(int(offsets[-1]), dtype=dtype)
+        r, k = np.nonzero(np.arange(self.weights.shape[1])[None, :] < self.length[:, None])
+        b = r // block
+        flat[offsets[b] + (r - firsts[b]) * widths[b] + self.start[r] + k - lo[b]] = self.weights[r, k]
         out = []
-        for a in range(0, self.rows, block):
-            b = min(a + block, self.rows)
-            live = self.length[a:b] > 0
-            if not live.any():
-                out.append((a, b, 0, 0, None))
+        for j, (a, e) in enumerate(zip(firsts.tolist(), lasts.tolist())):
+            if dead[j]:
+                out.append((a, e, 0, 0, None))
                 continue
-            lo = int(self.start[a:b][live].min())
-            hi = int(ends[a:b][live].max())
-            mat = np.zeros((b - a, hi - lo), dtype=dtype)
-            for r in range(a, b):
-                n = self.length[r]
-                s = self.start[r] - lo
-                mat[r - a, s:s + n] = self.weights[r, :n]
-            out.append((a, b, lo, hi, mat))
+            mat = flat[offsets[j]:offsets[j + 1]].reshape(e - a, int(widths[j]))
+            out.append((a, e, int(lo[j]), int(hi[j]), mat))
         cache[key] = out
         return out
 
