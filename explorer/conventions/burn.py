@@ -91,7 +91,7 @@ class Burn(Library):
     def output_length(self, n, factor, options):
         return int(n * float(factor))  # burn-nn: (n as f64 * scale) as usize
 
-    def gradient_error(self, mode, options):
+    def gradient_error(self, mode, options, dtype=None):
         backend = options["backend"]
         if mode in _BACKWARD[backend]:
             return None

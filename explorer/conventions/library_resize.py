@@ -191,7 +191,7 @@ def library_resize_backward(grad, input_shape, size=None, library=None, mode=Non
     np.float64(6.0)
     """
     lib, native, opts = resolve(library, mode, options)
-    reason = lib.gradient_error(native, opts)
+    reason = lib.gradient_error(native, opts, getattr(grad, "dtype", None))
     if reason is not None:
         raise NoGradientError(reason)
     return _transpose(grad, input_shape, size, lib, native, opts, axes, scale_factor)

@@ -80,7 +80,7 @@ class Onnx(Library):
     no_gradient = ("ONNX Runtime has no Resize gradient on CPU; its training build registers ResizeGrad only "
                    "for CUDA/ROCm, linear mode without antialias")
 
-    def gradient_error(self, mode, options):
+    def gradient_error(self, mode, options, dtype=None):
         return None if mode == "linear" and not options["antialias"] else self.no_gradient
 
     def resolve_options(self, mode, given):
@@ -166,7 +166,8 @@ class Onnx(Library):
 
     def axis_specs(self, call, spec, scales):
         """Note [unit-scale axes]: the axes ONNX Runtime copies."""
-        return [_COPY if copy else spec for copy in _copied_axes(call)]
+        copy = _COPY.replace(extrapolation_value=spec.extrapolation_value)  # other axes may extrapolate
+        return [copy if copied else spec for copied in _copied_axes(call)]
 
     def output_is_empty(self, call):
         return any(m == 0 for _, m in call.lengths)

@@ -29,7 +29,7 @@ import numpy as np
 from ..engine import fixed_point
 from ..engine.execute import execute
 from ..engine.spec import Spec
-from ..errors import ArgumentTypeError, ArgumentValueError
+from ..errors import ArgumentTypeError, ArgumentValueError, UnsupportedError
 from .registry import Call, Library, Option, register
 
 _MODES = {
@@ -114,6 +114,19 @@ class OpenCV(Library):
             row = "float64" if takes_ipp(call) else "float64_to_float32"
             return [spec.replace(index_arithmetic=row)] * len(call.lengths)
         return [spec] * len(call.lengths)
+
+    def validate_call(self, call):
+        """resizeArea (INTER_AREA shrinking by steps that are not whole) takes at most 4 channels [measured,
+        OpenCV 5.0.0.93: ``(-215:Assertion failed) func != 0 && cn <= 4 in function 'resize'``]."""
+        if call.mode != "INTER_AREA" or channels(call) <= 4 or all(n == m for n, m in call.lengths):
+            return
+        scales = self.kernel_scales(call)
+        steps = [1.0 / s if s is not None else n / m for (n, m), s in zip(call.lengths, scales)]
+        if all(step >= 1 for step in steps) and area_fast_steps(call, scales) is None:
+            shown = ", ".join(f"{step:.4g}" for step in steps)
+            raise UnsupportedError(f"OpenCV INTER_AREA shrinking by steps that are not whole ({shown}) takes at most "
+                                   f"4 channels, got {channels(call)} (cv2.error: Assertion failed func != 0 && "
+                                   "cn <= 4); resize the channels in groups of 4")
 
     def resize_integer(self, call, x, plans, specs):
         """uint8: OpenCV's own arithmetic, bit-exact for INTER_NEAREST(_EXACT), INTER_LINEAR (its 11-bit fixed

@@ -20,7 +20,7 @@ hook                          decides
 ``adjust_plans(call, ...)``   plans the library's kernels compute differently from their Spec (quirks)
 ``pass_order(call)``          the order the library resizes axes in, when it rounds between passes
 ``resize_integer``            how integer arrays are resized by an interpolating mode
-``gradient_error``            why the library has no gradient for a mode (None: it has one)
+``gradient_error``            why the library has no gradient for a mode or dtype (None: it has one)
 ============================  =============================================================================
 
 A :class:`Call` carries what the hooks read: the library, mode, options, shapes, dtype and direction.
@@ -224,8 +224,8 @@ class Library:
             f"{self.title} {call.mode}: integer ({x.dtype}) input is not modelled for this library and mode; "
             "convert with x.astype(np.float32) (uint8 rounding is modelled for Pillow, OpenCV and PyTorch)")
 
-    def gradient_error(self, mode: str, options: dict) -> str | None:
-        """Why the library has no gradient for this mode, or None when it has one."""
+    def gradient_error(self, mode: str, options: dict, dtype=None) -> str | None:
+        """Why the library has no gradient for this mode (and, when given, this dtype), or None when it has one."""
         if self.gradient_modes is None or mode in self.gradient_modes:
             return None
         return self.no_gradient or f"{self.title} has no gradient for {mode!r}"

@@ -16,6 +16,8 @@ renormalise).  ``ResizeBicubic`` reads Keys' cubic from a 1024-entry table (kern
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..engine.spec import Spec
 from ..errors import ArgumentValueError
 from .library_resize import promote_to_float32
@@ -74,6 +76,17 @@ class TensorFlow(Library):
         return promote_to_float32(call, x, plans, specs)
     no_gradient = "TensorFlow registers no gradient for ResizeArea (LookupError: gradient registry has no " \
                   "entry for: ResizeArea)"
+
+    def gradient_error(self, mode, options, dtype=None):
+        """ResizeArea has no gradient; ScaleAndTranslateGrad takes float32 only [measured, TF 2.21: float64 input
+        raises InvalidArgumentError "cannot compute ScaleAndTranslateGrad as input #1(zero-based) was expected
+        to be a float tensor but is a double tensor"]."""
+        reason = super().gradient_error(mode, options, dtype)
+        if reason is None and dtype is not None and np.dtype(dtype) == np.float64 \
+                and self.spec(mode, options).index_arithmetic == "tf_scale_and_translate":
+            return ("TensorFlow's ScaleAndTranslateGrad (antialias, lanczos, gaussian, mitchellcubic) takes float32 "
+                    "only: a float64 image raises InvalidArgumentError; cast to float32")
+        return reason
 
     def validate(self, mode, options):
         if options["version"] == 1:
