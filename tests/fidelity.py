@@ -8,8 +8,8 @@ worst error per library and dtype at the end of the run, the table the README qu
     python -m pytest tests/test_fidelity_*.py --fidelity-table
 
 Errors: float forward ``max |explorer - library| / max(1, max |library|)`` on inputs drawn from [0, 1);
-gradients the same, relative to ``max(1, max |library gradient|)``; integers (uint8, uint16) in LSB; NaN placement as the count
-of outputs whose NaN-ness differs.
+gradients the same, relative to ``max(1, max |library gradient|)``; integers (uint8, uint16) in LSB; NaN
+placement as the count of outputs whose NaN-ness differs.
 """
 
 from __future__ import annotations
