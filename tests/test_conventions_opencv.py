@@ -19,7 +19,7 @@ cv2 = pytest.importorskip("cv2", reason="OpenCV is an oracle installed by the 'o
 pytestmark = pytest.mark.oracle
 
 FLAGS = ["INTER_NEAREST", "INTER_NEAREST_EXACT", "INTER_LINEAR", "INTER_CUBIC", "INTER_AREA", "INTER_LANCZOS4"]
-BIT_EXACT_UINT8 = {"INTER_NEAREST", "INTER_NEAREST_EXACT", "INTER_LINEAR", "INTER_LANCZOS4"}
+BIT_EXACT_UINT8 = {"INTER_NEAREST", "INTER_NEAREST_EXACT", "INTER_LINEAR", "INTER_LANCZOS4", "INTER_AREA"}
 
 
 def _cv(x, size, flag, fx=None):

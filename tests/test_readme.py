@@ -45,3 +45,9 @@ def test_test_command_is_the_one_ci_runs():
 def test_benchmark_table_is_present_with_its_command():
     assert "python benchmarks/bench_resize.py" in README
     assert re.search(r"\| W1 1x3x512²→1024² \| bilinear \|", README)
+
+
+def test_fidelity_table_is_present_with_its_command():
+    assert "python -m pytest tests/test_fidelity_*.py --fidelity-table" in README
+    for library in ("torch", "tensorflow", "jax", "onnxruntime", "opencv", "pillow"):
+        assert re.search(rf"\| {library} \| float32 \| [0-9.e+-]+ \|", README), library

@@ -154,10 +154,10 @@ def library_resize(x, size=None, library=None, mode=None, axes=None, scale_facto
     sit anywhere (NCHW, HWC).  Output lengths from a scale factor follow the library (PyTorch/ONNX floor,
     OpenCV cvRound, Burn truncation) and so does the scale the kernel steps by.  float32/float64 keep their
     dtype; uint8 follows the library's integer rounding (Pillow, PyTorch, OpenCV INTER_LINEAR/INTER_LANCZOS4/
-    growing INTER_AREA bit-exact; OpenCV INTER_CUBIC and shrinking INTER_AREA within 1 LSB); TensorFlow and
+    INTER_AREA bit-exact; OpenCV INTER_CUBIC within 1 LSB); TensorFlow and
     JAX return float32 for integer input (as they do); other combinations raise TypeError.  For Pillow and
     OpenCV the last of ``axes`` is the image width.  Burn's rows are read from Burn's source and checked
-    against hand-computed vectors, not run.
+    against the expected values of Burn's own tests (``tests/burn_vectors.py``); Burn is not run.
 
     >>> import numpy as np
     >>> x = np.arange(12, dtype=np.uint8).reshape(3, 4) * 20
