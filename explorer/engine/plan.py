@@ -233,7 +233,8 @@ def axis_plan(n_in: int, n_out: int, spec: Spec, scale: float | None = None, axi
 def weights(n_in: int, n_out: int, spec: Spec | None = None, scale: float | None = None, dtype=None) -> np.ndarray:
     """The (n_out x n_in) weight matrix of one axis: row ``i`` is what output ``i`` takes from the input.
 
-    Forward is ``y = W @ x`` along the axis; backward is ``W.T @ g``.
+    Forward is ``y = W @ x`` along the axis; backward is ``W.T @ g``.  ``dtype`` is the array's, for the
+    arithmetic rows that compute in its precision (PyTorch's float32 or float64 kernels; None: float32).
 
     >>> from explorer import Spec
     >>> weights(4, 3, Spec("linear")).round(3)

@@ -59,7 +59,8 @@ def _scale(a: Axis, t):
     return t(a.n) / t(a.m)
 
 
-def _source_index(a: Axis, t, cubic: bool, fused: bool):
+def _source_index(a: Axis, t, fused: bool):
+    """The source coordinate of every output, in opmath (before linear's clamp at 0), and the scale."""
     s = _scale(a, t)
     i = np.arange(a.m)
     if a.spec.coordinate_transformation_mode in _ALIGN:
@@ -69,8 +70,6 @@ def _source_index(a: Axis, t, cubic: bool, fused: bool):
         x = fma32(s, half, f32(-0.5)) if fused else ((s * half).astype(f32) - f32(0.5)).astype(f32)
     else:
         x = s * (i + 0.5) - 0.5
-    if not cubic:
-        x = np.maximum(x, t(0)).astype(t)
     return x, s
 
 
@@ -84,8 +83,8 @@ def _linear(a: Axis, t) -> Taps:
     i = np.arange(a.m)
     if a.n == a.m:  # compute_source_index_and_lambda: same length, copy
         return Taps(np.stack([i, i], 1), np.stack([np.ones(a.m), np.zeros(a.m)], 1), i.astype(f64), 1.0)
-    x, s = _source_index(a, t, cubic=False, fused=True)
-    i0, l1 = _guard(x, a.n)
+    x, s = _source_index(a, t, fused=True)
+    i0, l1 = _guard(np.maximum(x, t(0)).astype(t), a.n)  # linear clamps the coordinate at 0
     i1 = i0 + (i0 < a.n - 1)
     l0 = (t(1) - l1).astype(t)
     return Taps(np.stack([i0, i1], 1), np.stack([l0, l1], 1).astype(f64), x.astype(f64), float(s))
@@ -105,7 +104,7 @@ def _far(x, A, fused_middle: bool):  # cubic_convolution2
 
 def _cubic(a: Axis, t) -> Taps:
     fused = t is f32 and a.direction == "forward"
-    x, s = _source_index(a, t, cubic=True, fused=fused)
+    x, s = _source_index(a, t, fused=fused)
     i0, lam = _guard(x, a.n)
     A = t(a.spec.cubic_coeff_a)
     one_minus = (1.0 - lam.astype(f64)).astype(t)
