@@ -121,7 +121,7 @@ def check_kernels_tab(app):
     spec = explorer.torch_spec(mode, s["align_corners"] if mode in AC else False,
                                (s["antialias"] or mode == "lanczos") if mode in AA else False, np.float64)
     step = s["scale"] if (s["scale"] is not None and mode != "area") else None
-    expected = explorer.weights(n, m, spec, step)
+    expected = explorer.weights(n, m, spec, step, dtype=np.float64)  # the tab draws a float64 axis
     np.testing.assert_allclose(shown(view, "weights"), expected, atol=1e-12)
     np.testing.assert_allclose(shown(view, "transpose"), expected.T, atol=1e-12)
 

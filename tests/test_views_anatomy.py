@@ -25,7 +25,7 @@ def test_weights_and_coordinates_are_the_engines(mode, align_corners, antialias,
     aa = antialias or mode == "lanczos"
     spec = explorer.torch_spec(mode, ac, aa and mode in ("bilinear", "bicubic", "lanczos"), np.float64)
     step = None if mode == "area" else scale
-    np.testing.assert_allclose(data.weights, explorer.weights(n, m, spec, step), atol=1e-12)
+    np.testing.assert_allclose(data.weights, explorer.weights(n, m, spec, step, dtype=np.float64), atol=1e-12)
     # the weights really are what interpolate uses along one axis: rows of an identity resized
     x = np.eye(n)[None, None].astype(np.float64)  # (1, 1, n, n): resize the last axis only via 3-D modes
     if mode in ("nearest", "area"):
