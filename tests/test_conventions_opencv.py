@@ -98,3 +98,18 @@ def test_opencv_has_no_gradient_but_the_transpose_is_available():
     x = image("adjoint", (4, 7))
     forward = library_resize(x, (3, 5), library="opencv", mode="INTER_LINEAR")
     assert float((forward * g).sum()) == pytest.approx(float((x * gt).sum()), abs=1e-5)
+
+
+@pytest.mark.parametrize("flag", ["INTER_LINEAR", "INTER_CUBIC"])
+def test_ipp_false_is_opencv_with_ipp_disabled(flag):
+    """Note [which code runs]: without IPP, resizeGeneric's float coordinate (3000 -> 4097 moves weights by 1e-4)."""
+    x = image(("noipp", flag), (6, 3000), np.float32)
+    with_ipp = cv2.ipp.useIPP()
+    try:
+        cv2.ipp.setUseIPP(False)
+        want = cv2.resize(x, (4097, 9), interpolation=getattr(cv2, flag))
+    finally:
+        cv2.ipp.setUseIPP(with_ipp)
+    got = library_resize(x, (9, 4097), library="opencv", mode=flag, axes=(0, 1), ipp=False)
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-6)
+    assert np.abs(library_resize(x, (9, 4097), library="opencv", mode=flag, axes=(0, 1)) - want).max() > 1e-5

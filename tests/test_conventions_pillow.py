@@ -77,3 +77,27 @@ def test_pillow_has_no_gradient_and_unmodelled_options_are_named():
         library_resize_backward(np.ones((2, 2)), (4, 4), (2, 2), library="pillow", mode="BICUBIC")
     with pytest.raises(ValueError, match="reducing_gap"):
         library_resize(np.ones((4, 4), np.float32), (2, 2), library="pillow", mode="BICUBIC", reducing_gap=2.0)
+
+
+@pytest.mark.parametrize("mode", ["RGBA", "LA", "RGBX", "CMYK"])
+def test_image_modes_with_and_without_premultiplied_alpha(mode):
+    """Note [image modes]: RGBA and LA (what Image.fromarray makes of 4 and 2 bands) are resampled premultiplied;
+    RGBX and CMYK band by band, when ``image_mode`` says so."""
+    bands = 2 if mode == "LA" else 4
+    x = image(("modes", mode), (23, 31, bands), np.uint8)
+    x[..., -1] = np.resize(np.array([0, 3, 128, 255], np.uint8), x.shape[:2])
+    for name in FILTERS:
+        want = np.asarray(Image.fromarray(x, mode).resize((13, 40), getattr(Image.Resampling, name)))
+        got = library_resize(x, (40, 13), library="pillow", mode=name, axes=(0, 1), image_mode=mode)
+        np.testing.assert_array_equal(got, want, err_msg=name)
+        if mode in ("RGBA", "LA"):  # the default reads the bands as Image.fromarray does
+            np.testing.assert_array_equal(library_resize(x, (40, 13), library="pillow", mode=name, axes=(0, 1)), want)
+
+
+def test_image_mode_must_fit_the_array():
+    x = image("fit", (9, 7, 3), np.uint8)
+    with pytest.raises(ValueError, match="image_mode='RGBA' has 4 band"):
+        library_resize(x, (5, 5), library="pillow", mode="BILINEAR", axes=(0, 1), image_mode="RGBA")
+    with pytest.raises(TypeError, match="8-bit"):
+        library_resize(image("f", (9, 7, 4)), (5, 5), library="pillow", mode="BILINEAR", axes=(0, 1),
+                       image_mode="RGBA")

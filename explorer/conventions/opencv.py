@@ -61,11 +61,16 @@ def takes_ipp(call: Call) -> bool:
             and min(sides) >= _IPP_SIDES[call.mode])
 
 
+def steps(call: Call, scales) -> list[float]:
+    """OpenCV's ``scale_x``/``scale_y`` of each resized axis: ``1 / inv_scale`` (input samples per output)."""
+    return [1.0 / s if s is not None else n / m for (n, m), s in zip(call.lengths, scales)]
+
+
 def area_fast_steps(call: Call, scales) -> list[int] | None:
     """The integer steps of ``resizeAreaFast`` when every axis shrinks by a whole factor, else None."""
-    steps = [1.0 / s if s is not None else n / m for (n, m), s in zip(call.lengths, scales)]
+    steps_ = steps(call, scales)
     whole = [int(round(step)) for step in steps]
-    if all(abs(step - k) < np.finfo(np.float64).eps and k >= 1 for step, k in zip(steps, whole)):
+    if all(abs(step - k) < np.finfo(np.float64).eps and k >= 1 for step, k in zip(steps_, whole)):
         return whole
     return None
 
@@ -106,8 +111,7 @@ class OpenCV(Library):
         """Note [which code runs]: the coordinate arithmetic of IPP or resizeGeneric; INTER_AREA's two-tap
         rule on every axis when any axis grows."""
         if call.mode == "INTER_AREA":
-            steps = [1.0 / s if s is not None else n / m for (n, m), s in zip(call.lengths, scales)]
-            if all(step >= 1 for step in steps):
+            if all(step >= 1 for step in steps(call, scales)):
                 return [spec] * len(call.lengths)
             return [spec.replace(kernel="opencv_area_upscale")] * len(call.lengths)
         if call.mode in ("INTER_LINEAR", "INTER_LINEAR_EXACT", "INTER_CUBIC"):
@@ -121,9 +125,9 @@ class OpenCV(Library):
         if call.mode != "INTER_AREA" or channels(call) <= 4 or all(n == m for n, m in call.lengths):
             return
         scales = self.kernel_scales(call)
-        steps = [1.0 / s if s is not None else n / m for (n, m), s in zip(call.lengths, scales)]
-        if all(step >= 1 for step in steps) and area_fast_steps(call, scales) is None:
-            shown = ", ".join(f"{step:.4g}" for step in steps)
+        shrinking = steps(call, scales)
+        if all(step >= 1 for step in shrinking) and area_fast_steps(call, scales) is None:
+            shown = ", ".join(f"{step:.4g}" for step in shrinking)
             raise UnsupportedError(f"OpenCV INTER_AREA shrinking by steps that are not whole ({shown}) takes at most "
                                    f"4 channels, got {channels(call)} (cv2.error: Assertion failed func != 0 && "
                                    "cn <= 4); resize the channels in groups of 4")
