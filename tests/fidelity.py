@@ -87,7 +87,9 @@ def _ratio(numerator, denominator, axes) -> int:
 
 def forward_tolerance(dtype, input_shape, output_shape, axes) -> float:
     """The tolerance of a float forward: rounding of the contraction, which sums about ``n / m`` taps per output
-    when shrinking (the library and the explorer add them in different orders).
+    when shrinking (the library and the explorer add them in different orders; a sequential float32 sum of
+    ``k`` values is off by about ``eps * sqrt(k)`` relative; TensorFlow's ResizeArea 2232 -> 4 with
+    align_corners, 744 taps per output, was 7.3e-6 away in a --runslow draw).
 
     >>> forward_tolerance(np.float32, (4486, 4), (1, 13), (0, 1)) > 3e-6
     True
@@ -95,7 +97,7 @@ def forward_tolerance(dtype, input_shape, output_shape, axes) -> float:
     taps = _ratio(input_shape, output_shape, axes)
     if np.dtype(dtype) == np.float64:
         return 1e-12 * max(1.0, math.sqrt(taps))
-    return 3e-6 + 1e-7 * math.sqrt(taps)
+    return 3e-6 + 3e-7 * math.sqrt(taps)
 
 
 def gradient_tolerance(dtype, input_shape, output_shape, axes) -> float:
