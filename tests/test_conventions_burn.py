@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from burn_vectors import CASES
+
 from explorer.conventions import library_resize, library_resize_backward
 from explorer.conventions.burn import BACKENDS, forward_backends
 

@@ -10,12 +10,12 @@ Lanczos 1e-5 (JAX sets the kernel to 1 for |t| <= 1e-3).
 
 from __future__ import annotations
 
+import fidelity
 import numpy as np
 import pytest
-
-import fidelity
-from explorer.conventions import library_resize, library_resize_backward
 from fidelity import forward_error, record
+
+from explorer.conventions import library_resize, library_resize_backward
 
 jax = pytest.importorskip("jax", reason="JAX is an oracle installed by the 'oracles' extra")
 

@@ -10,15 +10,15 @@ rounding), nearest exact.
 
 from __future__ import annotations
 
+import fidelity
 import numpy as np
 import pytest
-
-import fidelity
-from explorer.conventions import library_resize
 from fidelity import forward_error, record
 
+from explorer.conventions import library_resize
+
 pytest.importorskip("onnxruntime", reason="ONNX Runtime is an oracle installed by the 'oracles' extra")
-from test_conventions_onnx import ort_resize  # noqa: E402
+from test_conventions_onnx import ort_resize
 
 pytestmark = pytest.mark.oracle
 

@@ -11,12 +11,12 @@ OpenCV has no gradient.
 
 from __future__ import annotations
 
+import fidelity
 import numpy as np
 import pytest
-
-import fidelity
-from explorer.conventions import library_resize
 from fidelity import forward_error, record
+
+from explorer.conventions import library_resize
 
 cv2 = pytest.importorskip("cv2", reason="OpenCV is an oracle installed by the 'oracles' extra")
 cv2.setNumThreads(1)

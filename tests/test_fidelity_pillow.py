@@ -8,12 +8,12 @@ rounding (``fidelity.forward_tolerance``), 8-bit and 16-bit bit-exact.
 
 from __future__ import annotations
 
+import fidelity
 import numpy as np
 import pytest
-
-import fidelity
-from explorer.conventions import library_resize
 from fidelity import forward_error, record
+
+from explorer.conventions import library_resize
 
 Image = pytest.importorskip("PIL.Image", reason="Pillow is an oracle installed by the 'oracles' extra")
 

@@ -10,12 +10,16 @@ nor has ScaleAndTranslate for float64 images (TensorFlow raises; so does the exp
 
 from __future__ import annotations
 
+import fidelity
 import numpy as np
 import pytest
-
-import fidelity
-from explorer.conventions import NoGradientError, library_resize, library_resize_backward
 from fidelity import forward_error, record
+
+from explorer.conventions import (
+    NoGradientError,
+    library_resize,
+    library_resize_backward,
+)
 
 tf = pytest.importorskip("tensorflow", reason="TensorFlow is an oracle installed by the 'oracles' extra")
 

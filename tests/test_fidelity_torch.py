@@ -11,12 +11,12 @@ with the taps an output sums) and, for gradients, one that grows with the output
 
 from __future__ import annotations
 
+import fidelity
 import numpy as np
 import pytest
+from fidelity import forward_error, record
 
 import explorer
-import fidelity
-from fidelity import forward_error, record
 
 torch = pytest.importorskip("torch", reason="the PyTorch oracle is installed by the 'oracles' extra")
 F = torch.nn.functional

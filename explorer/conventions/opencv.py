@@ -68,9 +68,9 @@ def steps(call: Call, scales) -> list[float]:
 
 def area_fast_steps(call: Call, scales) -> list[int] | None:
     """The integer steps of ``resizeAreaFast`` when every axis shrinks by a whole factor, else None."""
-    steps_ = steps(call, scales)
-    whole = [int(round(step)) for step in steps]
-    if all(abs(step - k) < np.finfo(np.float64).eps and k >= 1 for step, k in zip(steps_, whole)):
+    exact = steps(call, scales)
+    whole = [round(step) for step in exact]
+    if all(abs(step - k) < np.finfo(np.float64).eps and k >= 1 for step, k in zip(exact, whole)):
         return whole
     return None
 
@@ -145,8 +145,8 @@ class OpenCV(Library):
         fast = area_fast_steps(call, scales)
         shrinking_area = mode == "INTER_AREA" and specs[0].kernel != "opencv_area_upscale"
         if (mode == "INTER_LINEAR" and fast == [2, 2]) or (shrinking_area and fast is not None):
-            steps = [(axis, step) for (axis, _), step in zip(plans, fast)]
-            return fixed_point.opencv_area_fast_uint8(x, steps, channels(call))
+            boxes = [(axis, step) for (axis, _), step in zip(plans, fast)]
+            return fixed_point.opencv_area_fast_uint8(x, boxes, channels(call))
         if shrinking_area:
             return fixed_point.float32_passes_uint8(x, plans[::-1])  # the row pass, then the column pass
         two_tap = mode == "INTER_LINEAR" or mode == "INTER_AREA"

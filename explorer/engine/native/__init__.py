@@ -16,8 +16,8 @@ it once (``key`` says which of dtype and direction a row reads, keeping the cach
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
@@ -44,4 +44,4 @@ NATIVE: dict[str, Native] = {
     "onnxruntime": Native(onnxruntime.build, onnxruntime.key),
 }
 
-__all__ = ["Axis", "Taps", "Native", "NATIVE"]
+__all__ = ["NATIVE", "Axis", "Native", "Taps"]

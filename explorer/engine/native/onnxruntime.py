@@ -51,7 +51,7 @@ def build(a: Axis) -> Taps | None:
     scale = (f32(1) / rscale).astype(f32)
     size = f32(2) if spec.kernel == "linear" else f32(4)
     support = (size * f32(0.5) * scale).astype(f32) if scale >= 1 else size * f32(0.5)
-    widest = int(math.ceil(float(support))) * 2 + 1
+    widest = math.ceil(float(support)) * 2 + 1
     inverse = (f32(1) / scale).astype(f32) if scale >= 1 else f32(1)
     kernel = _linear if spec.kernel == "linear" else _cubic(spec.cubic_coeff_a)
     if scale == 1:
