@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 import explorer
 from explorer import Spec
+from explorer.errors import ArgumentValueError
 from explorer.engine.coords import ARITHMETIC, ROUNDING, TRANSFORMS
 from explorer.engine.kernels import KERNEL_NAMES, KERNELS
 from explorer.engine.native import NATIVE
@@ -170,6 +171,20 @@ def test_float32_stays_float32_and_agrees_with_float64(n, m, mode, seed, scale):
 def test_plans_are_cached():
     spec = Spec("cubic")
     assert explorer.axis_plan(37, 91, spec) is explorer.axis_plan(37, 91, spec)
+
+
+def test_plans_are_keyed_by_what_their_arithmetic_reads():
+    """A row computed in the library's own float types has one plan per dtype (cached); other rows one plan."""
+    spec = Spec("linear")
+    assert explorer.axis_plan(3000, 4097, spec, dtype=np.float32) is explorer.axis_plan(3000, 4097, spec,
+                                                                                     dtype=np.float64)
+    torch_row = spec.replace(index_arithmetic="torch")
+    p32 = explorer.axis_plan(3000, 4097, torch_row, dtype=np.float32)
+    p64 = explorer.axis_plan(3000, 4097, torch_row, dtype=np.float64)
+    assert p32 is explorer.axis_plan(3000, 4097, torch_row, dtype=np.float32) and p32 is not p64
+    assert 0 < np.abs(p32.band.dense() - p64.band.dense()).max() < 1e-3  # float32 coordinates move weights
+    with pytest.raises(ArgumentValueError, match="direction must be one of forward, backward, got 'up'"):
+        explorer.axis_plan(4, 8, torch_row, direction="up")
 
 
 def test_non_finite_input_takes_the_tap_exact_path_everywhere():

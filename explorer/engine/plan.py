@@ -26,7 +26,7 @@ from functools import lru_cache
 import numpy as np
 
 from .. import validate
-from ..errors import ArgumentTypeError
+from ..errors import ArgumentTypeError, ArgumentValueError
 from .band import Band
 from .coords import FLOAT32_KERNEL_ARGUMENT, nearest_indices, source_coordinates
 from .kernels import KERNELS
@@ -208,7 +208,7 @@ def plan_key(spec: Spec, dtype=None, direction: str = "forward") -> tuple:
     ((None, 'forward'), (dtype('float32'), 'forward'))
     """
     if direction not in DIRECTIONS:
-        raise ArgumentTypeError(f"direction must be one of {', '.join(DIRECTIONS)}, got {direction!r}")
+        raise ArgumentValueError(f"direction must be one of {', '.join(DIRECTIONS)}, got {direction!r}")
     native = NATIVE.get(spec.index_arithmetic)
     if native is None:
         return None, "forward"
