@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 
 import explorer
 from explorer import Spec
-from explorer.errors import ArgumentValueError
 from explorer.engine.coords import ARITHMETIC, ROUNDING, TRANSFORMS
 from explorer.engine.kernels import KERNEL_NAMES, KERNELS
 from explorer.engine.native import NATIVE
+from explorer.errors import ArgumentValueError
 
 SETTINGS = settings(max_examples=int(__import__("os").environ.get("EXPLORER_HYPOTHESIS_EXAMPLES", 150)), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
