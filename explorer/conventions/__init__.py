@@ -5,7 +5,7 @@ Library ids: ``torch``, ``tensorflow``, ``jax``, ``onnx``, ``opencv``, ``pillow`
 ("INTER_CUBIC", "NearestExact", "nearest_exact"); options take the library's own names.  Import from this
 package with ``from explorer.conventions import ...``: ``explorer.conventions`` itself is the :func:`presets` function.
 
-How close each library is: ``tests/test_fidelity.py`` compares every library and mode with the real one
+How close each library is: ``tests/test_fidelity_*.py`` compare every library and mode with the real one
 (PyTorch 2.13, TensorFlow 2.21, JAX 0.10.2, ONNX Runtime 1.32, OpenCV 5.0, Pillow 13.0 on CPU) at sizes drawn
 up to 8192 per axis (100 000 in 1-D), forward and gradient; the README's fidelity table has the worst errors.
 In short:
