@@ -216,7 +216,7 @@ def _onnxruntime_coordinates(t, g: Geometry, scale):
         return (i + half) / scale - half
     if t.name == "tf_half_pixel_for_nn":
         return (i + half) / scale
-    if t.name == "align_corners":
+    if t.name in ("align_corners", "onnx_antialias_align_corners"):  # the latter differs in its stretch only
         return np.zeros(1, f32) if g.m == 1 else (i * f32(g.n - 1)) / f32(g.m - 1)
     if t.name == "half_pixel_symmetric":
         adjustment = f32(g.m) / (scale * f32(g.n))
