@@ -36,7 +36,7 @@ def _case(x, mode, options, transform, case, sizes=None, scales=None, roi=None):
     flat = None if roi is None else [roi[0][0], roi[1][0], roi[0][1], roi[1][1]]
     want = ort_resize(x, mode, sizes=sizes, scales=scales, roi=flat, coordinate_transformation_mode=transform,
                       extrapolation_value=-1.0, **attributes)
-    extra = dict(roi=roi, extrapolation_value=-1.0) if roi is not None else {}
+    extra = {"roi": roi, "extrapolation_value": -1.0} if roi is not None else {}
     if sizes is not None:
         got = library_resize(x, tuple(sizes), library="onnx", mode=mode, coordinate_transformation_mode=transform,
                              **options, **extra)

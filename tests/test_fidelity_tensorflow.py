@@ -40,7 +40,7 @@ _SCALE_AND_TRANSLATE = ("lanczos3", "lanczos5", "gaussian", "mitchellcubic")
 
 def _tf_resize(x, size, mode, options):
     if options.get("version", 2) == 1:
-        kw = dict(align_corners=options.get("align_corners", False))
+        kw = {"align_corners": options.get("align_corners", False)}
         if mode != "area":
             kw["half_pixel_centers"] = options.get("half_pixel_centers", False)
         return getattr(tf.raw_ops, _V1_OPS[mode])(images=x, size=size, **kw)

@@ -67,7 +67,7 @@ def test_linear_1d_up_to_100000(dtype):
         cases.append((n, None, float(gen.uniform(0.3, 2.5)), False))
     for n, m, factor, align in cases:
         x = gen.random((1, 2, n)).astype(dtype)
-        kw = dict(size=m) if factor is None else dict(scale_factor=factor)
+        kw = {"size": m} if factor is None else {"scale_factor": factor}
         if align:
             kw["align_corners"] = True
         case = f"linear {n} -> {m or factor}{' align_corners' if align else ''}"
@@ -97,7 +97,7 @@ def test_trilinear(dtype):
     for k in range(fidelity.count(3)):
         shape = tuple(fidelity.log_uniform(gen, 1, 64) for _ in range(3))
         size = tuple(fidelity.log_uniform(gen, 1, 64) for _ in range(3))
-        kw = dict(size=size, align_corners=bool(k % 2))
+        kw = {"size": size, "align_corners": bool(k % 2)}
         case = f"trilinear {shape} -> {size} {kw}"
         _compare(gen.random((1, 1, *shape)).astype(dtype), "trilinear", kw, dtype, case)
 
@@ -109,7 +109,7 @@ def test_nearest_1d_up_to_100000_picks_the_same_samples(mode):
         n, m = fidelity.sizes_1d(gen)
         x = np.arange(n, dtype=np.float32).reshape(1, 1, n)
         case = f"{mode} {n} -> {m}"
-        _compare(x, mode, dict(size=m), np.float32, case)
+        _compare(x, mode, {"size": m}, np.float32, case)
 
 
 @pytest.mark.parametrize("channels", range(1, 9))
