@@ -62,7 +62,7 @@ def clear_caches(app):
     from explorer.ui.views import anatomy, backends
 
     app.engine.clear()
-    plan._cached_plan.cache_clear()
+    plan.clear_plan_cache()
     quality._zone_plate_figures.cache_clear()
     anatomy._default_response.cache_clear()
     backends.support_grid.cache_clear()

@@ -267,8 +267,11 @@ class FixesCommand(Command):
     def run(self, args):
         import numpy as np
 
+        from . import validate
         from .advisor import suggest_fixes
-        shape = (1, args.channels, *args.input_size)
+        from .engine.memory import require
+        shape = (1, validate.length(args.channels, "--channels"), *validate.lengths(args.input_size, "--input-size"))
+        require(math.prod(shape) * 4, f"the random input tensor of shape {shape}", hint="choose a smaller --input-size")
         x = np.random.default_rng(args.seed).random(shape, dtype=np.float32)
         fixes = suggest_fixes(x, mode=args.mode, backend=args.backend, size=args.size, scale_factor=args.scale,
                               training=args.train, version=args.backend_version, device=args.device,

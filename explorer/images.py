@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import io
 import os
+import stat
 import warnings
 from dataclasses import dataclass
 from functools import lru_cache
@@ -29,7 +30,7 @@ from typing import Callable
 import numpy as np
 
 from .errors import choice_error
-from .limits import MAX_FILE_BYTES, MAX_PIXELS, MIN_SIDE
+from .limits import MAX_DECODE_BYTES, MAX_FILE_BYTES, MAX_PIXELS, MIN_SIDE
 
 #: File formats accepted by :func:`load_image`.
 FORMATS = ("PNG", "JPEG", "GIF", "BMP", "TIFF", "WEBP")
@@ -210,31 +211,64 @@ def as_image(array, *, name: str = "image") -> np.ndarray:
                          "crop or reduce it first")
     if c == 4:
         a = a[:, :, :3]
+    return np.ascontiguousarray(_unit_range(a, name), dtype=np.float32)
+
+
+def _unit_range(a: np.ndarray, name: str) -> np.ndarray:
+    """``a`` as float32 in [0, 1], computed in float32 (one output-sized array): integers divided by their
+    dtype's maximum, floats outside [0, 1] rescaled."""
     if a.dtype.kind == "b":
-        a = a.astype(np.float32)
-    elif a.dtype.kind in "iu":
-        info = np.iinfo(a.dtype)
-        a = np.clip(a.astype(np.float64), 0, None) / float(info.max)
-    else:
-        a = a.astype(np.float64)
-        if not np.isfinite(a).all():
-            raise ImageError(f"{name} contains NaN or infinity; replace them (np.nan_to_num) first")
-        lo, hi = float(a.min()), float(a.max())
-        if lo < 0.0 or hi > 1.0:
-            a = (a - lo) / (hi - lo) if hi > lo else np.zeros_like(a)
-    return np.ascontiguousarray(a, dtype=np.float32)
+        return a.astype(np.float32)
+    out = a.astype(np.float32)  # a copy: the caller's array is never changed
+    if a.dtype.kind in "iu":
+        if a.dtype.kind == "i":
+            np.maximum(out, 0, out=out)
+        out /= np.float32(np.iinfo(a.dtype).max)
+        return out
+    if not np.isfinite(out).all():
+        raise ImageError(f"{name} contains NaN or infinity (or values beyond float32); replace them "
+                         "(np.nan_to_num) first")
+    lo, hi = float(out.min()), float(out.max())
+    if lo < 0.0 or hi > 1.0:
+        if hi > lo:
+            out -= np.float32(lo)
+            out /= np.float32(hi - lo)
+        else:
+            out[...] = 0
+    return out
 
 
 def load_image(source) -> np.ndarray:
     """Decode an image file (bytes, a path, or a file object) into a float32 (H, W, C) array in [0, 1].
 
-    The header is checked before decoding: at most :data:`MAX_FILE_BYTES` bytes, one of :data:`FORMATS`,
-    and at most :data:`MAX_PIXELS` pixels (Pillow's decompression-bomb warnings become errors too).
+    See :func:`read_image`, which also says what was done to the file.
 
     >>> load_image(b"not an image")
     Traceback (most recent call last):
     ...
     explorer.images.ImageError: this file is not an image this explorer can read (PNG, JPEG, ...): cannot identify ...
+    """
+    return read_image(source)[0]
+
+
+def read_image(source) -> tuple[np.ndarray, tuple[str, ...]]:
+    """``(image, notes)``: the decoded float32 (H, W, C) image in [0, 1], and short sentences saying what was
+    done to the file (format and size, bit depth kept, EXIF rotation applied, alpha dropped, ...).
+
+    At most :data:`MAX_FILE_BYTES` bytes are read, and only from a regular file (a pipe or a device is
+    refused before it is opened).  The header is checked before any pixel is decoded: one of
+    :data:`FORMATS`, at most :data:`MAX_PIXELS` pixels, and at most :data:`MAX_DECODE_BYTES` bytes for the
+    decoded pixels and the result (Pillow's decompression-bomb warnings become errors too).  8-bit values are
+    divided by 255 and 16-bit values by 65535; the EXIF orientation is applied (Pillow's
+    ``ImageOps.exif_transpose``), so the image is upright as a viewer shows it.
+
+    >>> import io
+    >>> from PIL import Image
+    >>> buf = io.BytesIO()
+    >>> Image.new("RGBA", (3, 2)).save(buf, format="PNG")
+    >>> image, notes = read_image(buf.getvalue())
+    >>> image.shape, notes
+    ((2, 3, 3), ('a PNG image, 3x2 pixels, RGBA, 8 bits per channel (divided by 255)', 'the alpha channel was dropped'))
     """
     try:
         from PIL import Image
@@ -243,22 +277,19 @@ def load_image(source) -> np.ndarray:
     data = _read_bytes(source)
     if len(data) == 0:
         raise ImageError("the file is empty")
-    if len(data) > MAX_FILE_BYTES:
-        raise ImageError(f"the file has {len(data)} bytes, more than the limit of {MAX_FILE_BYTES}")
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             with Image.open(io.BytesIO(data), formats=FORMATS) as im:
-                w, h = im.size
-                if w * h > MAX_PIXELS:
-                    raise ImageError(f"the image is {w}x{h} = {w * h} pixels, more than the limit of "
-                                     f"{MAX_PIXELS} (a decompression bomb or simply too large); reduce it first")
-                im.seek(0)  # first frame of an animation
-                mode = "RGB" if im.mode not in ("L", "I;16", "I", "F", "1", "LA") else "L"
-                if im.mode in ("I;16", "I", "F"):
-                    arr = np.asarray(im, dtype=np.float64)
-                else:
-                    arr = np.asarray(im.convert(mode))
+                _check_decode_budget(im)
+                notes = [_describe(im, data)]
+                frames = getattr(im, "n_frames", 1)
+                if frames > 1:
+                    im.seek(0)
+                    notes.append(f"the first of its {frames} frames is shown")
+                im.load()
+                oriented = _upright(im, notes)
+                arr = _pixels(oriented, notes)
     except ImageError:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
@@ -268,7 +299,78 @@ def load_image(source) -> np.ndarray:
                          + "): cannot identify image file") from None
     except (OSError, ValueError, SyntaxError, EOFError) as exc:
         raise ImageError(f"the image file is damaged or truncated: {exc}") from None
-    return as_image(arr, name="the image")
+    return as_image(arr, name="the image"), tuple(notes)
+
+
+#: Bytes per band of each Pillow mode's pixels (8 bits unless listed).
+_BAND_BYTES = {"I;16": 2, "I;16L": 2, "I;16B": 2, "I;16N": 2, "I": 4, "F": 4}
+_ORIENTATION = {2: "mirrored left to right", 3: "rotated by 180 degrees", 4: "mirrored top to bottom",
+                5: "mirrored along its main diagonal", 6: "rotated 90 degrees clockwise",
+                7: "mirrored along its other diagonal", 8: "rotated 90 degrees counter-clockwise"}
+
+
+def _check_decode_budget(im):
+    """Refuse, from the header alone, an image too large to decode: :data:`MAX_PIXELS` and
+    :data:`MAX_DECODE_BYTES` (the decoded pixels, a converted or rotated copy, and the float32 result)."""
+    w, h = im.size
+    if w * h > MAX_PIXELS:
+        raise ImageError(f"the image is {w}x{h} = {w * h} pixels, more than the limit of {MAX_PIXELS} "
+                         "(a decompression bomb or simply too large); reduce it first")
+    grey = im.mode in ("1", "L", "LA", "I", "F") or im.mode.startswith("I;16")
+    channels = 1 if grey else 3
+    decoded = len(im.getbands()) * _BAND_BYTES.get(im.mode, 1)
+    need = w * h * (3 * max(decoded, channels) + 4 * channels)
+    if need > MAX_DECODE_BYTES:
+        raise ImageError(f"decoding this {w}x{h} {im.mode} image would take about {need / 2**20:.0f} MiB, more "
+                         f"than the limit of {MAX_DECODE_BYTES / 2**20:.0f} MiB; reduce it first")
+
+
+def _describe(im, data: bytes) -> str:
+    bits = 16 if im.mode.startswith("I;16") else {"I": 32, "F": 32, "1": 1}.get(im.mode, 8)
+    kind = {16: "16 bits per channel (divided by 65535)", 32: f"32-bit {'floats' if im.mode == 'F' else 'integers'}",
+            1: "1 bit per pixel", 8: "8 bits per channel (divided by 255)"}[bits]
+    text = f"a {im.format} image, {im.size[0]}x{im.size[1]} pixels, {im.mode}, {kind}"
+    if im.format == "PNG" and len(data) > 25 and data[24] == 16 and im.mode in ("RGB", "RGBA"):
+        text += " (the file has 16 bits per channel; Pillow decodes colour PNGs to 8)"
+    return text
+
+
+def _upright(im, notes):
+    """The image as a viewer shows it: its EXIF orientation applied (Pillow's ``ImageOps.exif_transpose``)."""
+    from PIL import ImageOps
+
+    try:
+        orientation = im.getexif().get(0x0112, 1)
+    except (OSError, ValueError, SyntaxError):
+        return im
+    if orientation not in _ORIENTATION:
+        return im
+    notes.append(f"EXIF orientation {orientation} applied: {_ORIENTATION[orientation]} to show it upright")
+    return ImageOps.exif_transpose(im)
+
+
+def _pixels(im, notes) -> np.ndarray:
+    """The pixels as a numpy array as_image accepts: 8- and 16-bit values as unsigned integers, alpha dropped,
+    other colour modes converted to RGB."""
+    mode = im.mode
+    if mode.startswith("I;16") or mode in ("L", "RGB", "F"):
+        return np.asarray(im)
+    if mode == "I":
+        arr = np.asarray(im)
+        if arr.size and 0 <= int(arr.min()) and int(arr.max()) <= 65535:
+            notes.append("its 32-bit integers all fit 16 bits: read as 16-bit values (divided by 65535)")
+            return arr.astype(np.uint16)
+        notes.append("its 32-bit integers exceed 16 bits: rescaled from their minimum and maximum to [0, 1]")
+        return arr.astype(np.float32)
+    if mode in ("RGBA", "LA"):
+        notes.append("the alpha channel was dropped")
+        return np.asarray(im)[:, :, :-1]
+    if mode in ("P", "PA") and ("transparency" in im.info or mode == "PA"):
+        notes.append("the palette colours were expanded to RGB and the transparency dropped")
+        return np.asarray(im.convert("RGBA"))[:, :, :3]
+    target = "L" if mode == "1" else "RGB"
+    notes.append("the palette colours were expanded to RGB" if mode == "P" else f"{mode} was converted to {target}")
+    return np.asarray(im.convert(target))
 
 
 def fit_image(image: np.ndarray, max_side: int) -> tuple[np.ndarray, str]:
@@ -287,31 +389,59 @@ def fit_image(image: np.ndarray, max_side: int) -> tuple[np.ndarray, str]:
 
     f = max_side / max(h, w)
     size = (max(1, round(h * f)), max(1, round(w * f)))
-    out = resize(image.astype(np.float64), size, Spec("area"), axes=(0, 1))
+    out = resize(np.asarray(image, dtype=np.float32), size, Spec("area"), axes=(0, 1))
     note = (f"the image was reduced from {h}x{w} to {size[0]}x{size[1]} pixels to keep the explorer "
             "interactive")
     return np.clip(out, 0, 1).astype(np.float32), note
 
 
 def _read_bytes(source) -> bytes:
+    """At most :data:`MAX_FILE_BYTES` bytes of ``source`` (bytes, a path or a binary file object); a path must
+    name a regular file."""
     if isinstance(source, (bytes, bytearray, memoryview)):
+        size = source.nbytes if isinstance(source, memoryview) else len(source)
+        if size > MAX_FILE_BYTES:
+            raise ImageError(f"the file has {size} bytes, more than the limit of {MAX_FILE_BYTES}")
         return bytes(source)
     if isinstance(source, (str, os.PathLike)):
-        path = os.fspath(source)
-        try:
-            size = os.path.getsize(path)
-        except OSError as exc:
-            raise ImageError(f"cannot read {path!r}: {exc.strerror or exc}") from None
-        if size > MAX_FILE_BYTES:
-            raise ImageError(f"{path!r} has {size} bytes, more than the limit of {MAX_FILE_BYTES}")
-        with open(path, "rb") as fh:
-            return fh.read()
+        return _read_path(os.fspath(source))
     if hasattr(source, "read"):
         data = source.read(MAX_FILE_BYTES + 1)
         if not isinstance(data, (bytes, bytearray)):
             raise ImageError("the file object must be opened in binary mode ('rb')")
+        if len(data) > MAX_FILE_BYTES:
+            raise ImageError(f"the file has more bytes than the limit of {MAX_FILE_BYTES}")
         return bytes(data)
     raise ImageError(f"an image file must be bytes, a path or a binary file object, got {type(source).__name__}")
+
+
+_SPECIAL = {stat.S_ISDIR: "a directory", stat.S_ISFIFO: "a named pipe", stat.S_ISCHR: "a character device",
+            stat.S_ISBLK: "a block device", stat.S_ISSOCK: "a socket"}
+
+
+def _read_path(path: str) -> bytes:
+    """The bytes of the regular file ``path``: a pipe or device is refused before it is opened (a pipe would
+    block, /dev/zero never ends), and at most MAX_FILE_BYTES + 1 bytes are read whatever size it reports."""
+    try:
+        info = os.stat(path)
+        _refuse_special(path, info.st_mode)
+        if info.st_size > MAX_FILE_BYTES:
+            raise ImageError(f"{path!r} has {info.st_size} bytes, more than the limit of {MAX_FILE_BYTES}")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as fh:
+            _refuse_special(path, os.fstat(fh.fileno()).st_mode)  # replaced since it was checked
+            data = fh.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise ImageError(f"cannot read {path!r}: {exc.strerror or exc}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise ImageError(f"{path!r} has more bytes than the limit of {MAX_FILE_BYTES}")
+    return data
+
+
+def _refuse_special(path: str, mode: int):
+    for test, kind in _SPECIAL.items():
+        if test(mode):
+            raise ImageError(f"{path!r} is {kind}, not an image file; give the path of a regular file")
 
 
 def _radius2(n):

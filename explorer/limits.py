@@ -15,13 +15,34 @@ TILE_PLANE_BYTES = 4 * 2**20
 TILE_BYTES = 2**20
 #: Below this many bytes a resize is not worth a look at /proc/meminfo before it allocates.
 CHECK_FROM_BYTES = 2**26
+#: Plans (the weights of one axis) kept between calls, in bytes: the sum of every cached plan's arrays,
+#: including the dense blocks and transposes they build for their contractions.
+PLAN_CACHE_BYTES = 128 * 2**20
+#: A plan larger than this share of :data:`PLAN_CACHE_BYTES` is not cached (nor are its dense blocks kept), so
+#: one huge plan cannot push out every other.
+PLAN_CACHE_SHARE = 0.25
+#: Temporaries of building a plan are made in chunks of output rows (and, for very wide kernels, of taps) of at
+#: most this many bytes.
+PLAN_CHUNK_BYTES = 32 * 2**20
+#: Largest dense block of a band's contraction, in bytes (blocks are cut into fewer rows above it).
+BLOCK_BYTES = 2**20
+#: Most kernel taps one plan evaluates (outputs x taps per output).  It bounds time, not memory (the taps are
+#: evaluated in chunks): a kernel scale far from ``size / input length`` makes every output read millions of
+#: inputs, minutes of work for a few numbers.
+MAX_PLAN_TAPS = 2**27
+#: Largest ``|cubic_coeff_a|``: the Keys weights sum to one for every ``a`` only up to ``|a| * 1e-16``, so far
+#: beyond it the weights (and the outputs) lose float32 precision.
+MAX_CUBIC_COEFF_A = 1e6
 
 # ------------------------------------------------------------------------------------------------ images
-#: Largest file accepted for decoding, in bytes.
+#: Largest file accepted for decoding, in bytes (at most this many bytes are ever read).
 MAX_FILE_BYTES = 32 * 2**20
 #: Largest image (width x height) ever decoded: the decompression-bomb guard, checked on the header before any
 #: pixel is decoded (a small PNG can expand to gigabytes).
 MAX_PIXELS = 40_000_000
+#: Most bytes decoding one image may allocate: the decoded pixels plus the float32 result, computed from the
+#: header (size, bands, bit depth) before any pixel is decoded.
+MAX_DECODE_BYTES = 2**30
 #: Smallest side accepted.
 MIN_SIDE = 2
 

@@ -68,8 +68,12 @@ def length(value, name: str) -> int:
     return int(value)
 
 
-def lengths(size, name: str = "size") -> tuple[int, ...]:
-    """Output lengths: one integer or a sequence of integers, each at least 1."""
+def lengths(size, name: str = "size", minimum: int = 1) -> tuple[int, ...]:
+    """Output lengths: one integer or a sequence of integers, each at least ``minimum``.
+
+    >>> lengths([3, 0], "output_size", minimum=0)
+    (3, 0)
+    """
     if is_integer(size):
         size = (size,)
     elif isinstance(size, np.ndarray) and size.ndim == 0 and size.dtype.kind in "iu":
@@ -83,8 +87,9 @@ def lengths(size, name: str = "size") -> tuple[int, ...]:
     for s in size:
         if not is_integer(s):
             raise ArgumentTypeError(f"{name} must contain integers, got {size!r}")
-        if s < 1:
-            raise ArgumentValueError(f"{name} must be positive, got {size!r}")
+        if s < minimum:
+            what = "positive" if minimum == 1 else f"at least {minimum}"
+            raise ArgumentValueError(f"{name} must be {what}, got {size!r}")
     return tuple(int(s) for s in size)
 
 

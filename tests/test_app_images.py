@@ -1,12 +1,16 @@
 """Built-in test images and the validation of the user's images (arrays, files, bytes)."""
 
 import io
+import os
+import subprocess
+import sys
+import tracemalloc
 
 import numpy as np
 import pytest
 
 from explorer import images
-from explorer.images import ImageError, as_image, fit_image, load_image, test_image
+from explorer.images import ImageError, as_image, fit_image, load_image, read_image, test_image
 
 
 def png_bytes(array, mode=None):
@@ -111,3 +115,137 @@ def test_fit_image_reduces_large_images_with_a_note():
     assert out.shape == (512, 256, 3) and "600x300 to 512x256" in note
     same, note = fit_image(img, 600)
     assert same is img and note == ""
+
+
+# ------------------------------------------------------------------------------------------------ issue 14
+def _encoded(image, fmt, **save):
+    buf = io.BytesIO()
+    image.save(buf, format=fmt, **save)
+    return buf.getvalue()
+
+
+def test_16_bit_png_values_are_divided_by_65535_not_stretched():
+    grey = np.array([[1000, 2000], [3000, 4000]], np.uint16)
+    image, notes = read_image(png_bytes(grey))
+    np.testing.assert_allclose(image[..., 0], grey / 65535.0, rtol=1e-6)
+    assert "16 bits per channel (divided by 65535)" in notes[0]
+
+
+def test_big_endian_16_bit_tiff_is_one_grey_channel_of_its_values():
+    from PIL import Image
+
+    values = np.array([[0, 5000, 10000], [20000, 40000, 65535]], np.uint16)
+    tiff = _encoded(Image.frombytes("I;16B", (3, 2), values.astype(">u2").tobytes()), "TIFF")
+    image, notes = read_image(tiff)
+    assert image.shape == (2, 3, 1)
+    np.testing.assert_allclose(image[..., 0], values / 65535.0, rtol=1e-6)
+    assert "TIFF" in notes[0] and "I;16B" in notes[0]
+
+
+def test_32_bit_integer_tiffs_are_read_by_their_range():
+    from PIL import Image
+
+    small = np.array([[0, 300], [65535, 7]], np.int32)
+    image, notes = read_image(_encoded(Image.fromarray(small), "TIFF"))
+    np.testing.assert_allclose(image[..., 0], small / 65535.0, rtol=1e-6)
+    assert any("fit 16 bits" in n for n in notes)
+    large = np.array([[0, 10**6], [2 * 10**6, 4 * 10**6]], np.int32)
+    image, notes = read_image(_encoded(Image.fromarray(large), "TIFF"))
+    np.testing.assert_allclose(image[..., 0], large / 4e6, rtol=1e-6)
+    assert any("rescaled from their minimum and maximum" in n for n in notes)
+
+
+@pytest.mark.parametrize("orientation,expected", [
+    (1, [[1, 0, 0], [0, 0, 0]]),
+    (3, [[0, 0, 0], [0, 0, 1]]),
+    (6, [[0, 1], [0, 0], [0, 0]]),   # rotated 90 degrees clockwise to be upright
+    (8, [[0, 0], [0, 0], [1, 0]]),
+    (2, [[0, 0, 1], [0, 0, 0]]),
+])
+def test_exif_orientation_is_applied(orientation, expected):
+    from PIL import Image
+
+    stored = np.zeros((2, 3, 3), np.uint8)
+    stored[0, 0] = 255
+    im = Image.fromarray(stored)
+    exif = im.getexif()
+    exif[0x0112] = orientation
+    image, notes = read_image(_encoded(im, "PNG", exif=exif.tobytes()))
+    np.testing.assert_array_equal(image[..., 0].round(), expected)
+    assert any(f"EXIF orientation {orientation} applied" in n for n in notes) == (orientation != 1)
+
+
+def test_the_notes_say_what_was_done():
+    from PIL import Image
+
+    _, notes = read_image(png_bytes(np.zeros((4, 5, 4), np.uint8)))
+    assert notes == ("a PNG image, 5x4 pixels, RGBA, 8 bits per channel (divided by 255)",
+                     "the alpha channel was dropped")
+    frames = [Image.new("L", (4, 4), 80 * k) for k in range(3)]
+    gif = io.BytesIO()
+    frames[0].save(gif, format="GIF", save_all=True, append_images=frames[1:])
+    _, notes = read_image(gif.getvalue())
+    assert "the first of its 3 frames is shown" in notes
+    cmyk = _encoded(Image.new("CMYK", (4, 4)), "JPEG")
+    image, notes = read_image(cmyk)
+    assert image.shape == (4, 4, 3) and "CMYK was converted to RGB" in notes
+
+
+def test_special_files_are_refused_before_they_are_opened(tmp_path):
+    """A named pipe would block the reader and /dev/zero never ends; both are refused at once (in a subprocess,
+    so a regression hangs one child, not the test run)."""
+    fifo = tmp_path / "upload.png"
+    os.mkfifo(fifo)
+    code = ("import sys\nfrom explorer.images import load_image, ImageError\n"
+            "for path in sys.argv[1:]:\n"
+            "    try:\n        load_image(path)\n    except ImageError as exc:\n        print(exc)\n")
+    proc = subprocess.run([sys.executable, "-c", code, str(fifo), "/dev/zero", str(tmp_path)], capture_output=True,
+                          text=True, timeout=60, check=False)
+    lines = proc.stdout.splitlines()
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "is a named pipe, not an image file" in lines[0]
+    assert "'/dev/zero' is a character device" in lines[1]
+    assert "is a directory" in lines[2]
+
+
+def test_reads_are_bounded_whatever_size_the_source_reports(tmp_path, monkeypatch):
+    monkeypatch.setattr(images, "MAX_FILE_BYTES", 1000)
+
+    class Endless(io.RawIOBase):
+        def readable(self):
+            return True
+
+        def readinto(self, buffer):
+            buffer[:] = b"\0" * len(buffer)
+            return len(buffer)
+
+    with pytest.raises(ImageError, match="more bytes than the limit of 1000"):
+        load_image(io.BufferedReader(Endless()))
+    big = tmp_path / "big.png"
+    big.write_bytes(b"\0" * 2000)
+    with pytest.raises(ImageError, match="more than the limit of 1000"):
+        load_image(big)
+    with pytest.raises(ImageError, match="2000 bytes, more than the limit of 1000"):
+        load_image(bytearray(2000))
+
+
+def test_the_decoding_budget_is_checked_on_the_header(monkeypatch):
+    data = png_bytes(np.zeros((300, 200, 3), np.uint8))
+    monkeypatch.setattr(images, "MAX_DECODE_BYTES", 2**20)
+    with pytest.raises(ImageError, match="decoding this 200x300 RGB image would take about 1 MiB, more than the "
+                                         "limit of 1 MiB"):
+        load_image(data)
+
+
+def test_loading_a_large_image_costs_its_pixels_and_float32_result_only():
+    """A flat 3000x3000 RGB PNG is a small file: decoding it holds the 27 MB of pixels and the 108 MB float32
+    result (float64 copies used to double that twice)."""
+    from PIL import Image
+
+    data = _encoded(Image.new("RGB", (3000, 3000), (10, 200, 30)), "PNG")
+    tracemalloc.start()
+    image = load_image(data)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert image.shape == (3000, 3000, 3) and image.dtype == np.float32
+    assert peak < 3000 * 3000 * (3 * 3 + 12) * 1.1

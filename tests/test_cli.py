@@ -83,6 +83,31 @@ def test_bad_input_is_a_usage_error(capsys, argv, words):
         assert word in err
 
 
+@pytest.mark.parametrize("argv, words", [
+    (["--scale", "inf"], ["scale_factor=inf is not valid"]),
+    (["--scale", "1e300"], ["measuring fixes", "3.2e+301", "more than the"]),
+    (["--scale", "2", "--input-size", "100000", "100000"], ["random input tensor of shape (1, 3, 100000, 100000)"]),
+    (["--scale", "2000"], ["(1, 3, 64000, 64000)", "GiB"]),
+    (["--scale", "2", "--input-size", "-3", "-3"], ["--input-size must be positive, got (-3, -3)"]),
+    (["--size", "-4", "4"], ["size must be positive"]),
+    (["--scale", "2", "--channels", "0"], ["--channels must be at least 1"]),
+])
+def test_fixes_usage_errors_exit_2_without_a_traceback(capsys, argv, words):
+    code, out, err = run(capsys, "fixes", "--backend", "burn-tch", "--mode", "nearest-exact", "--train", *argv)
+    assert code == 2 and "Traceback" not in err
+    for word in words:
+        assert word in err
+
+
+def test_check_refuses_negative_sizes(capsys):
+    code, _, err = run(capsys, "check", "--backend", "torch", "--mode", "nearest", "--input-size", "-3", "-3",
+                       "--output-size", "4", "4")
+    assert code == 2 and "input_size must be positive, got (-3, -3)" in err
+    code, out, _ = run(capsys, "check", "--backend", "torch", "--mode", "nearest", "--input-size", "3", "3",
+                       "--output-size", "0", "4")
+    assert code == 1 and "size of 0" in out  # an empty output is a question the knowledge base answers
+
+
 @pytest.mark.parametrize("argv", [[], ["check", "--mode", "nearest"], ["frobnicate"],
                                   ["check", "--backend", "torch", "--mode", "nearest", "--align-corners", "maybe"]])
 def test_argparse_errors_exit_2(capsys, argv):

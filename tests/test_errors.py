@@ -9,6 +9,7 @@ import pytest
 
 import explorer
 from explorer import Spec
+from explorer.conventions.image_resize import ImageResize
 
 X4 = np.zeros((1, 2, 5, 7), np.float32)
 
@@ -134,3 +135,98 @@ def test_outputs_too_large_are_refused_before_allocating(call):
     with pytest.raises(explorer.OutputTooLargeError, match="GiB"):
         call()
     assert time.perf_counter() - t0 < 1.0  # refused up front, not after building huge plans
+
+
+# ------------------------------------------------------------------------------------------------ issue 14
+IMG = np.random.default_rng(0).random((16, 16, 3)).astype(np.float32)
+
+
+@pytest.mark.parametrize("call", [
+    lambda f: explorer.interpolate(X4, scale_factor=f, mode="bilinear"),
+    lambda f: explorer.library_resize(IMG, library="opencv", mode="INTER_CUBIC", scale_factor=(f, f), axes=(0, 1)),
+    lambda f: explorer.library_resize(IMG, library="burn", mode="Bilinear", scale_factor=(f, f), axes=(0, 1)),
+    lambda f: explorer.library_resize(IMG, library="torch", mode="bilinear", scale_factor=(f, f), axes=(0, 1)),
+    lambda f: explorer.resize(np.zeros(4), (10**400,)),
+    lambda f: ImageResize("bilinear", scale=f, library="opencv").forward(IMG),
+    lambda f: ImageResize("bicubic", scale=f).forward(IMG),
+])
+@pytest.mark.parametrize("factor", [1e300, 1e308])
+def test_astronomical_scale_factors_are_value_errors_not_overflow(call, factor):
+    with pytest.raises(ValueError, match="too l|shape|infinitely long") as info:
+        call(factor)
+    assert not isinstance(info.value, OverflowError)
+
+
+def test_an_empty_resized_axis_is_named():
+    _raises(ValueError, "axis 0 of length 0: it is empty", explorer.resize, np.zeros((0, 8, 3)), (4, 5),
+            axes=(0, 1))
+
+
+@pytest.mark.parametrize("roi", [(float("nan"), 1), (), (0, float("inf")), ((0, 1), (float("nan"), 1))])
+def test_roi_must_be_finite_pairs(roi):
+    _raises(ValueError, "roi=.* is not valid; give a \\(start, end\\) pair of finite numbers", Spec, roi=roi)
+
+
+def test_numpy_float_roi_values_are_accepted():
+    spec = Spec(coordinate_transformation_mode="tf_crop_and_resize", roi=(np.float32(0.25), np.float64(0.75)))
+    assert spec.roi == (0.25, 0.75)
+    assert Spec(roi=((np.float32(0), 1), (0, np.float16(0.5)))).roi == ((0.0, 1.0), (0.0, 0.5))
+
+
+def test_huge_cubic_coefficients_are_refused_instead_of_giving_garbage():
+    text = _raises(ValueError, "cubic_coeff_a=8.7e\\+140 is not valid", Spec, "cubic", cubic_coeff_a=8.7e140)
+    assert "-1e+06 and 1e+06" in text
+    y = explorer.resize(np.random.default_rng(0).random((9, 9)), (13, 17), Spec("cubic", cubic_coeff_a=-1e3))
+    assert np.isfinite(y).all()
+
+
+def test_coordinates_that_overflow_the_librarys_arithmetic_are_refused():
+    spec = Spec(coordinate_transformation_mode="tf_crop_and_resize", roi=(0, 1e300), index_arithmetic="float32")
+    _raises(ValueError, "source coordinates of 8 -> 4 samples .* overflow float32 \\(roi=", explorer.resize,
+            np.ones(8), (4,), spec)
+
+
+@pytest.mark.parametrize("shape", ["115", (1, 1, 5.9), 5])
+def test_input_shape_must_be_integers(shape):
+    with pytest.raises(TypeError, match="input_shape must be a sequence"):
+        explorer.interpolate_backward(np.ones((1, 1, 8), np.float32), shape, size=8, mode="linear")
+
+
+def test_string_numbers_are_not_read_as_sequences():
+    _raises(TypeError, "scale_factor must be a number", explorer.resize, np.zeros((4, 4)), (8, 8), Spec(),
+            scale_factor="22")
+    _raises(TypeError, "scale_factor must be a number", explorer.interpolate, X4, scale_factor="22",
+            mode="bilinear")
+    _raises(TypeError, "size must be an int or a sequence of ints, got '44'", explorer.compare_conventions,
+            X4, "bilinear", "44")
+    _raises(ValueError, "size must be positive, got \\(-3, 4\\)", explorer.compare_conventions, X4,
+            "bilinear", (-3, 4))
+
+
+def test_a_zero_dimensional_integer_array_is_a_size():
+    assert explorer.interpolate(X4, size=np.array(8), mode="bilinear").shape == (1, 2, 8, 8)
+    assert explorer.resize(np.zeros((4, 4)), np.array(8), Spec()).shape == (4, 8)
+    assert explorer.library_resize(IMG, np.array([8, 8]), library="opencv", mode="INTER_LINEAR",
+                                   axes=(0, 1)).shape == (8, 8, 3)
+
+
+def test_out_is_returned_even_when_it_is_the_input():
+    x = np.arange(16.0).reshape(4, 4)
+    expected = explorer.resize(x, (4, 4), Spec("linear"), scale_factor=2)
+    assert explorer.resize(x, (4, 4), Spec("linear"), scale_factor=2, out=x) is x
+    np.testing.assert_array_equal(x, expected)  # computed apart, then copied over the input
+    same = np.arange(6.0)
+    assert explorer.resize(same, (6,), Spec("linear"), out=same) is same
+    out = np.empty((8, 8)).T  # not C-contiguous
+    assert explorer.resize(np.arange(16.0).reshape(4, 4), (8, 8), Spec("cubic"), out=out) is out
+    np.testing.assert_allclose(out, explorer.resize(np.arange(16.0).reshape(4, 4), (8, 8), Spec("cubic")))
+    frozen = np.zeros(6)
+    frozen.setflags(write=False)
+    _raises(ValueError, "out is read-only", explorer.resize, np.ones(3), (6,), Spec(), out=frozen)
+
+
+def test_a_dense_weight_matrix_too_large_is_refused_before_allocating():
+    t0 = time.perf_counter()
+    _raises(explorer.OutputTooLargeError, "weight matrix would have shape \\(1000000, 1000000\\)",
+            explorer.weights, 10**6, 10**6, Spec())
+    assert time.perf_counter() - t0 < 1.0

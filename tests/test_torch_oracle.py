@@ -231,3 +231,34 @@ def test_argument_errors_match_torch_exception_types(kwargs, error):
         F.interpolate(torch.from_numpy(x), **kwargs)
     with pytest.raises(error):
         explorer.interpolate(x, **kwargs)
+
+
+@pytest.mark.parametrize("shape,kwargs", [
+    ((1, 2, 4), dict(size=0)),
+    ((1, 1, 4, 4), dict(size=(0, 3))),
+    ((2, 1, 4, 4), dict(scale_factor=0.2)),
+    ((1, 1, 4, 4), dict(scale_factor=(0.2, 1.0))),
+    ((1, 1, 4, 4, 4), dict(size=(2, 0, 2))),
+])
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.uint8, np.int32])
+def test_area_to_an_empty_output_is_empty_as_in_torch(shape, kwargs, dtype):
+    x = np.zeros(shape, dtype)
+    if len(shape) == 5 and dtype in (np.uint8, np.int32):  # the 3-D pooling checks the dtype even then
+        with pytest.raises(NotImplementedError) as torch_error:
+            F.interpolate(torch.from_numpy(x), mode="area", **kwargs)
+        with pytest.raises(NotImplementedError) as ours:
+            explorer.interpolate(x, mode="area", **kwargs)
+        assert str(ours.value) == str(torch_error.value)
+        return
+    expected = F.interpolate(torch.from_numpy(x), mode="area", **kwargs)
+    y = explorer.interpolate(x, mode="area", **kwargs)
+    assert y.shape == tuple(expected.shape) and y.dtype == x.dtype
+    g = np.zeros(y.shape, np.float32)
+    xt = torch.zeros(shape, requires_grad=True)
+    with pytest.raises(RuntimeError) as torch_error:
+        F.interpolate(xt, mode="area", **kwargs).sum().backward()
+    with pytest.raises(RuntimeError) as ours:
+        explorer.interpolate_backward(g, shape, mode="area", **kwargs)
+    assert str(ours.value) == str(torch_error.value)
+    with pytest.raises(RuntimeError, match="sizes should be greater than 0"):
+        explorer.interpolate(x.astype(np.float32), mode="nearest", **kwargs)

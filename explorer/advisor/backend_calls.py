@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .. import validate
 from ..conventions import (
     NoGradientError,
     library_resize,
@@ -199,12 +200,8 @@ def _burn_align_corners(setup: Setup) -> bool:
 
 # ------------------------------------------------------------------------------------------------ sizes
 def _factors(scale_factor, count):
-    if isinstance(scale_factor, (int, float, np.integer, np.floating)) and not isinstance(scale_factor, bool):
-        return (float(scale_factor),) * count
-    factors = tuple(float(f) for f in scale_factor)
-    if len(factors) != count:
-        raise ArgumentValueError(f"scale_factor={scale_factor} has {len(factors)} entries for {count} spatial axes")
-    return factors
+    """One positive finite factor per spatial axis (a number is repeated)."""
+    return tuple(validate.scale_factors(scale_factor, count))
 
 
 def output_size(setup: Setup, spatial, size=None, scale_factor=None) -> tuple[int, ...]:
@@ -212,11 +209,11 @@ def output_size(setup: Setup, spatial, size=None, scale_factor=None) -> tuple[in
     PyTorch/MLX/Burn floor, ONNX ``int(float32(f) * n)``, OpenCV cvRound; libraries that take only a size get
     ``floor(n * f)``)."""
     if size is not None:
-        size = (size,) * len(spatial) if isinstance(size, (int, np.integer)) else tuple(int(s) for s in size)
+        size = (size,) * len(spatial) if validate.is_integer(size) else validate.lengths(size)
         if len(size) != len(spatial):
             raise ArgumentValueError(f"size={size} has {len(size)} entries but the input has {len(spatial)} spatial axes "
                              f"{tuple(spatial)}")
-        return size
+        return validate.lengths(size)
     factors = _factors(scale_factor, len(spatial))
     try:
         call = library_call(setup)
@@ -224,9 +221,13 @@ def output_size(setup: Setup, spatial, size=None, scale_factor=None) -> tuple[in
         options = None if rules is None else rules.resolve_options(rules.mode(call.mode), call.options)
     except ValueError:
         rules = None  # no numeric model for these options: the size the user would compute
-    if rules is not None:
-        return tuple(rules.output_length(int(n), f, options) for n, f in zip(spatial, factors))
-    return tuple(int(math.floor(n * f)) for n, f in zip(spatial, factors))
+    try:
+        if rules is not None:
+            return tuple(rules.output_length(int(n), f, options) for n, f in zip(spatial, factors))
+        return tuple(int(math.floor(n * f)) for n, f in zip(spatial, factors))
+    except OverflowError:
+        raise ArgumentValueError(f"scale_factor={scale_factor!r} makes the output of an input of size "
+                                 f"{tuple(spatial)} too long to allocate") from None
 
 
 def _arguments(call: LibraryCall, dims, out, scale_factor) -> dict:

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import validate
 from ..conventions import NoGradientError
 from ..errors import ArgumentValueError
 from .backend_calls import backward, forward, library_call
 from .findings import findings_for
-from .fixes import as_nchw, compare
+from .fixes import as_nchw, check_measurement_memory, compare
 from .knowledge import ModeUnavailable
 from .target import Setup
 
@@ -83,7 +84,11 @@ def compare_conventions(x, mode, size, libraries=("torch", "tensorflow", "jax", 
     libraries = list(libraries)
     if not libraries:
         raise ArgumentValueError("libraries must name at least one library or backend, e.g. ['torch', 'tensorflow']")
-    out = (size,) * (x.ndim - 2) if isinstance(size, (int, np.integer)) else tuple(int(s) for s in size)
+    out = (validate.length(size, "size"),) * (x.ndim - 2) if validate.is_integer(size) else validate.lengths(size)
+    if len(out) != x.ndim - 2:
+        raise ArgumentValueError(f"size={size!r} has {len(out)} entries but x has {x.ndim - 2} spatial axes "
+                                 f"{tuple(x.shape[2:])}")
+    check_measurement_memory(x.shape, x.shape[:2] + out, training, "comparing conventions")
     sizes = (tuple(x.shape[2:]), out)
     xf = x.astype(np.float64) if x.dtype.kind != "f" else x
     grad = None

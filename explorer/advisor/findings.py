@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .. import validate
 from ..conventions import mode_names as names
 from ..errors import ArgumentValueError
 from .knowledge import ModeUnavailable, Record, load
@@ -291,7 +292,8 @@ def check(mode, backend, training=True, version=None, device=None, align_corners
     if input_size is not None or output_size is not None:
         if input_size is None or output_size is None:
             raise ArgumentValueError("give both input_size and output_size (spatial sizes), or neither")
-        sizes = (tuple(int(s) for s in _seq(input_size)), tuple(int(s) for s in _seq(output_size)))
+        sizes = (validate.lengths(input_size, "input_size"),
+                 validate.lengths(output_size, "output_size", minimum=0))
         if len(sizes[0]) != len(sizes[1]):
             raise ArgumentValueError(f"input_size {sizes[0]} and output_size {sizes[1]} have different lengths")
     try:
@@ -302,10 +304,6 @@ def check(mode, backend, training=True, version=None, device=None, align_corners
     except ModeUnavailable as exc:
         return [_unavailable(exc)]
     return findings_for(setup, sizes)
-
-
-def _seq(value):
-    return (value,) if isinstance(value, int) else tuple(value)
 
 
 def _unavailable(exc: ModeUnavailable) -> Finding:

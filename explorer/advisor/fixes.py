@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from ..engine.memory import require, shape_text
 from ..errors import ArgumentTypeError, ArgumentValueError
 from .backend_calls import compute, output_size
 from .findings import Finding, Fix, describe_change, findings_for, make_fix
@@ -109,6 +110,23 @@ def _tolerance(ref) -> float:
     return 16 * eps * max(scale, 1e-30)
 
 
+def measurement_bytes(input_shape, output_shape, training: bool) -> int:
+    """Bytes measuring one candidate on a tensor holds at its peak, in float64: the input, the upstream
+    gradient, the reference's output and gradient, the candidate's output, gradient and the resize's
+    intermediate, and the difference arrays of :func:`compare` (four output-sized, four input-sized)."""
+    n_in, n_out = math.prod(input_shape) * 8, math.prod(output_shape) * 8
+    if not training:
+        return 2 * n_in + 7 * n_out
+    return 6 * n_in + 9 * n_out
+
+
+def check_measurement_memory(input_shape, output_shape, training: bool, what: str):
+    """Refuse, before anything is allocated, a measurement whose arrays cannot fit in memory."""
+    require(measurement_bytes(input_shape, output_shape, training),
+            f"{what} on a {shape_text(input_shape)} tensor resized to {shape_text(output_shape)}",
+            hint="measure on a smaller tensor (the differences show at small sizes too)")
+
+
 def suggest_fixes(x, mode, backend, size=None, scale_factor=None, training=True, grad_output=None, *,
                   version=None, device=None, align_corners=None, antialias=False, dtype=None,
                   deterministic=False, export=None, reference=None, alternatives=True) -> Suggestions:
@@ -119,7 +137,8 @@ def suggest_fixes(x, mode, backend, size=None, scale_factor=None, training=True,
     compared with the reference: output max-abs and RMS difference, PSNR, share of values changed, and with
     ``training`` the gradient's cosine similarity and relative error (for ``grad_output``, or a seeded random
     one).  Fixes whose target still raises are left out (see ``.rejected``); ``exact`` fixes come first, the
-    cheapest change first, then the rest by measured distance.
+    cheapest change first, then the rest by measured distance.  The memory the measurements need is checked
+    before anything is computed (:class:`explorer.OutputTooLargeError`).
     """
     x = as_nchw(x)
     if (size is None) == (scale_factor is None):
@@ -128,24 +147,50 @@ def suggest_fixes(x, mode, backend, size=None, scale_factor=None, training=True,
                      align_corners=align_corners, antialias=antialias, spatial_dims=x.ndim - 2,
                      dtype=dtype if dtype is not None else x.dtype, deterministic=deterministic, export=export,
                      scale_factor=scale_factor is not None, reference=reference or "torch")
-    spatial = x.shape[2:]
-    out = output_size(setup, spatial, size, scale_factor)
-    sizes = (tuple(spatial), tuple(out))
-    xf = x.astype(np.float64) if x.dtype.kind != "f" else x
-    grad = None
-    if training:
-        shape = x.shape[:2] + tuple(out)
-        grad = (np.random.default_rng(0).standard_normal(shape).astype(xf.dtype) if grad_output is None
-                else np.asarray(grad_output))
-        if grad.shape != shape:
-            raise ArgumentValueError(f"grad_output has shape {grad.shape} but the output has shape {shape}")
+    spatial = tuple(x.shape[2:])
+    out = tuple(output_size(setup, spatial, size, scale_factor))
+    check_measurement_memory(x.shape, x.shape[:2] + out, training, "measuring fixes")
+    task = _Task(setup, x.astype(np.float64) if x.dtype.kind != "f" else x, size, scale_factor, out,
+                 _upstream_gradient(x, out, training, grad_output))
     reference_setup = setup if reference is None else setup.changed(backend=reference, mode=setup.spelling)
-    y_ref, g_ref = compute(reference_setup, xf, size, scale_factor, grad, intended=True)
-    findings = findings_for(setup, sizes)
+    task.y_ref, task.g_ref = compute(reference_setup, task.x, size, scale_factor, task.grad, intended=True)
+    task.findings = findings_for(setup, (spatial, out))
+    ranked, rejected = _measure_all(task, _candidates(task, alternatives))
+    ranked.sort(key=_rank_key)
+    return Suggestions(ranked, task.findings, rejected, setup, out)
 
-    has_error = any(f.severity == "error" for f in findings)
+
+class _Task:
+    """What every candidate is measured against: the setup, the input, the sizes and the reference."""
+
+    def __init__(self, setup, x, size, scale_factor, out, grad):
+        self.setup, self.x, self.size, self.scale_factor, self.out, self.grad = setup, x, size, scale_factor, out, grad
+        self.y_ref = self.g_ref = None
+        self.findings: list[Finding] = []
+
+    @property
+    def sizes(self):
+        return tuple(self.x.shape[2:]), self.out
+
+
+def _upstream_gradient(x, out, training: bool, grad_output):
+    """The gradient flowing into the resize: the user's, or a seeded random one of the output's shape."""
+    if not training:
+        return None
+    shape = x.shape[:2] + tuple(out)
+    dtype = x.dtype if x.dtype.kind == "f" else np.float64
+    grad = (np.random.default_rng(0).standard_normal(shape).astype(dtype) if grad_output is None
+            else np.asarray(grad_output))
+    if grad.shape != shape:
+        raise ArgumentValueError(f"grad_output has shape {grad.shape} but the output has shape {shape}")
+    return grad
+
+
+def _candidates(task: _Task, alternatives: bool) -> list[Fix]:
+    """The fixes the findings propose, then (with ``alternatives``) the other modes and backends."""
+    has_error = any(f.severity == "error" for f in task.findings)
     candidates: list[Fix] = []
-    for finding in findings:
+    for finding in task.findings:
         if finding.severity == "info":
             continue
         for fix in finding.fixes:
@@ -155,45 +200,52 @@ def suggest_fixes(x, mode, backend, size=None, scale_factor=None, training=True,
                 continue
             candidates.append(fix)
     if alternatives:
-        candidates.extend(_alternatives(setup, out, scale_factor, has_error, candidates))
+        candidates.extend(_alternatives(task.setup, task.out, task.scale_factor, has_error, candidates))
+    return [fix for fix in candidates if fix.id != "smoke-test-backward"]
 
+
+def _measure_all(task: _Task, candidates: list[Fix]):
+    """``(measured fixes, [(description, why rejected)])``, each distinct target measured once."""
     ranked, rejected, seen = [], [], set()
-    text = scale_text(spatial, out)
     for fix in candidates:
-        if fix.id == "smoke-test-backward":
-            continue
-        target = setup.changed(**{k: v for k, v in fix.change.items()}) if fix.change else setup
-        key = (target.backend.id, target.mode, target.version, target.device, target.align_corners, target.antialias,
-               target.dtype, target.export, target.opset, fix.code if not fix.change else None)
+        target = task.setup.changed(**dict(fix.change)) if fix.change else task.setup
+        key = (target.backend.id, target.mode, target.version, target.device, target.align_corners,
+               target.antialias, target.dtype, target.export, target.opset, fix.code if not fix.change else None)
         if key in seen:
             continue
         seen.add(key)
-        target_findings = findings_for(target, sizes)
-        # a fix that changes nothing in the setup (a workaround, an attribute set) answers the current errors
-        errors = [f for f in target_findings if f.severity == "error"] if fix.change else []
-        if errors:
-            rejected.append((fix.description, errors[0].message))
-            continue
-        try:
-            y, g = compute(target, xf, size, scale_factor, grad, intended=not fix.change)
-        except (ValueError, TypeError, NotImplementedError) as exc:
-            rejected.append((fix.description, str(exc)))
-            continue
-        if y.shape != y_ref.shape:
-            rejected.append((fix.description, f"output shape {y.shape} differs from {y_ref.shape}"))
-            continue
-        metrics = compare(y_ref, y, g_ref, g)
-        for name, value in metrics.items():
-            setattr(fix, name, value)
-        fix.scale_text = text
-        fix.caveats = [f.message for f in target_findings if f.severity in ("warning", "differs")
-                       and f.record_id not in {g.record_id for g in findings}]
-        if fix.code and "h_out" in fix.code:
-            fix.code = fix.code.replace("h_out", str(out[-2] if len(out) > 1 else out[0])).replace(
-                "w_out", str(out[-1]))
-        ranked.append(fix)
-    ranked.sort(key=_rank_key)
-    return Suggestions(ranked, findings, rejected, setup, out)
+        reason = _measure(task, fix, target)
+        if reason is None:
+            ranked.append(fix)
+        else:
+            rejected.append((fix.description, reason))
+    return ranked, rejected
+
+
+def _measure(task: _Task, fix: Fix, target: Setup) -> str | None:
+    """Run ``fix``'s target on the task's input and record the differences on ``fix``; the reason it cannot
+    run, or None."""
+    target_findings = findings_for(target, task.sizes)
+    # a fix that changes nothing in the setup (a workaround, an attribute set) answers the current errors
+    errors = [f for f in target_findings if f.severity == "error"] if fix.change else []
+    if errors:
+        return errors[0].message
+    try:
+        y, g = compute(target, task.x, task.size, task.scale_factor, task.grad, intended=not fix.change)
+    except (ValueError, TypeError, NotImplementedError) as exc:
+        return str(exc)
+    if y.shape != task.y_ref.shape:
+        return f"output shape {y.shape} differs from {task.y_ref.shape}"
+    for name, value in compare(task.y_ref, y, task.g_ref, g).items():
+        setattr(fix, name, value)
+    fix.scale_text = scale_text(*task.sizes)
+    known = {f.record_id for f in task.findings}
+    fix.caveats = [f.message for f in target_findings
+                   if f.severity in ("warning", "differs") and f.record_id not in known]
+    if fix.code and "h_out" in fix.code:
+        out = task.out
+        fix.code = fix.code.replace("h_out", str(out[-2] if len(out) > 1 else out[0])).replace("w_out", str(out[-1]))
+    return None
 
 
 def _rank_key(fix: Fix):
@@ -234,4 +286,5 @@ def _generic_fix(setup: Setup, change, kind, out, scale_factor) -> Fix | None:
                mode=target.mode, code=code, language=language, change=change)
 
 
-__all__ = ["suggest_fixes", "Suggestions", "compare", "scale_text", "as_nchw", "make_fix"]
+__all__ = ["suggest_fixes", "Suggestions", "compare", "scale_text", "as_nchw", "make_fix", "measurement_bytes",
+           "check_measurement_memory"]

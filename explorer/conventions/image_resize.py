@@ -22,6 +22,7 @@ Options a mode does not take are left out and said in :attr:`ImageResize.notes` 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -123,7 +124,7 @@ class ImageResize:
         """The (H, W) of the output for an input of ``shape`` (H, W[, C]): ``floor(n * scale)`` or ``size``."""
         if self.size is not None:
             return self.size
-        return tuple(int(n * self.scale) for n in shape[:2])
+        return tuple(scaled_length(n, self.scale) for n in shape[:2])
 
     def _size(self, shape) -> dict:
         """The size argument of :func:`explorer.library_resize`: the scale itself where the library's
@@ -164,7 +165,7 @@ class ImageResize:
     def axis_lengths(self, n: int, image_length: int | None = None) -> int:
         """The output length of a 1-D axis of ``n`` samples: ``floor(n * scale)``, or the image's size ratio."""
         if self.scale is not None:
-            return int(n * self.scale)
+            return scaled_length(n, self.scale)
         m = self.size[1] * n / (image_length or self.size[1])
         return max(1, int(round(m)))
 
@@ -175,7 +176,7 @@ class ImageResize:
         native = rules.mode(self.mode)
         options = rules.resolve_options(native, self.options())
         shape = (AXIS_ROWS, n, 1)
-        if self.scale is not None and m == int(n * self.scale) and rules.image_scale == "scale_factor":
+        if self.scale is not None and m == scaled_length(n, self.scale) and rules.image_scale == "scale_factor":
             return prepare(rules, native, options, shape, dtype, scale_factor=(1.0, self.scale), axes=(0, 1))
         return prepare(rules, native, options, shape, dtype, size=(AXIS_ROWS, m), axes=(0, 1))
 
@@ -197,6 +198,19 @@ class ImageResize:
 def _planes(image: np.ndarray) -> np.ndarray:
     """(H, W, C) as contiguous (C, H, W) planes: every library resizes the two trailing axes of each plane."""
     return np.ascontiguousarray(np.moveaxis(image, 2, 0))
+
+
+def scaled_length(n: int, scale: float) -> int:
+    """``floor(n * scale)``, or a ValueError naming the scale when the product is too large to be a length.
+
+    >>> scaled_length(37, 1.7)
+    62
+    """
+    m = n * scale
+    if not math.isfinite(m):
+        raise ArgumentValueError(f"scale={scale!r} makes an axis of length {n} infinitely long; choose a smaller "
+                                 "scale")
+    return int(m)
 
 
 def check_scale(scale) -> float:

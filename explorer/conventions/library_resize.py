@@ -18,9 +18,10 @@ from __future__ import annotations
 import numpy as np
 
 from .. import validate
+from ..engine import fixed_point
 from ..engine.execute import execute
 from ..engine.memory import check_memory
-from ..engine.plan import axis_plan
+from ..engine.plan import axis_plan, plan_nbytes
 from ..engine.resize import check_gradient
 from ..errors import ArgumentTypeError, ArgumentValueError, NoGradientError
 from .registry import Call, Library, resolve
@@ -91,20 +92,35 @@ def _count(values, name: str) -> int:
 
 
 def build_plans(call: Call):
-    """``(specs, plans)``: the library's Spec of every axis and its ``(axis, plan)``, memory checked first."""
+    """``(specs, plans)``: the library's Spec of every axis and its ``(axis, plan)``; the memory the call needs
+    (the result, the intermediate and the plans' weights) is checked before any plan is built."""
     lib = call.library
     spec = lib.call_spec(call)
     scales = lib.kernel_scales(call)
     specs = lib.axis_specs(call, spec, scales)
-    itemsize = max(call.dtype.itemsize, 4)  # float16 is computed in float32
-    if call.direction == "forward":
-        check_memory(call.shape, {a: m for a, (_, m) in zip(call.axes, call.lengths)}, itemsize, "output")
-    else:
-        check_memory(call.output_shape, {a: n for a, (n, _) in zip(call.axes, call.lengths)}, itemsize,
-                     "gradient")
+    _check_call_memory(call, specs, scales)
     plans = [(axis, axis_plan(n, m, s, f, axis_index=k, dtype=call.dtype, direction=call.direction))
              for k, (axis, (n, m), s, f) in enumerate(zip(call.axes, call.lengths, specs, scales))]
     return specs, lib.adjust_plans(call, plans)
+
+
+def _check_call_memory(call: Call, specs, scales):
+    backward = call.direction == "backward"
+    def plan_bytes():
+        return sum(plan_nbytes(n, m, s, f, s.roi_for(k), transpose=backward)
+                   for k, ((n, m), s, f) in enumerate(zip(call.lengths, specs, scales)))
+
+    gather = call.library.nearest_keeps_dtype and all(s.kernel == "nearest" for s in specs)
+    if call.dtype.kind in "iub" and not gather and not backward:
+        itemsize = fixed_point.WORK_BYTES  # integer rounding works in int64, several arrays at once
+    else:
+        itemsize = max(call.dtype.itemsize, 4)  # float16 is computed in float32
+    if backward:
+        check_memory(call.output_shape, {a: n for a, (n, _) in zip(call.axes, call.lengths)}, itemsize,
+                     "gradient", plan_bytes)
+    else:
+        check_memory(call.shape, {a: m for a, (_, m) in zip(call.axes, call.lengths)}, itemsize, "output",
+                     plan_bytes)
 
 
 def run_forward(call: Call, x: np.ndarray) -> np.ndarray:

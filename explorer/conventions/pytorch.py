@@ -426,9 +426,16 @@ LIBRARY = register(PyTorch())
 
 
 # ------------------------------------------------------------------------------------------------ F.interpolate
+def _empty_pooling(mode, spatial, output_size) -> bool:
+    """PyTorch's ``area`` is adaptive average pooling, which returns an empty tensor for an output length 0."""
+    return (mode == "area" and all(n >= 1 for n in spatial) and all(m >= 0 for m in output_size)
+            and 0 in output_size)
+
+
 def _interpolate_call(shape, dtype, size, scale_factor, mode, align_corners, recompute_scale_factor, antialias,
-                      direction) -> Call:
-    """Check the arguments in F.interpolate's order, then prepare the call like every library's."""
+                      direction) -> Call | tuple:
+    """Check the arguments in F.interpolate's order, then prepare the call like every library's (a tuple: the
+    shape of the empty result of ``area`` to an output length 0, as PyTorch returns it)."""
     _check_mode_type(mode)
     align_corners = _check_align_corners(mode, align_corners)
     ndim = len(shape)
@@ -439,6 +446,19 @@ def _interpolate_call(shape, dtype, size, scale_factor, mode, align_corners, rec
         raise choice_error("mode", mode, MODES, kind=UnsupportedError, context=f"for a {ndim}-D input")
     _check_rank(mode, ndim)
     _check_lanczos(mode, align_corners, antialias)
+    if _empty_pooling(mode, shape[2:], output_size):
+        if direction == "backward":
+            grad_shape = list(shape[:2]) + list(output_size)
+            empty = next(k for k, m in enumerate(grad_shape) if k >= 2 and m == 0)
+            if ndim == 3:  # adaptive_avg_pool1d runs as 2-D on (N, C, 1, L)
+                grad_shape, empty = grad_shape[:2] + [1] + grad_shape[2:], empty + 1
+            raise InvalidSizeError(f"adaptive_avg_pool{max(ndim - 2, 2)}d_backward(): Expected grad_output to have "
+                                   f"non-zero size for non-batch dimensions, but grad_output has sizes {grad_shape} "
+                                   f"with dimension {empty} being empty")
+        if ndim == 5 and np.dtype(dtype).kind != "f":  # adaptive_avg_pool3d checks the dtype even then
+            name = _TORCH_DTYPE_NAMES.get(np.dtype(dtype).name, np.dtype(dtype).name)
+            raise UnsupportedError(f'"adaptive_avg_pool3d_cpu" not implemented for \'{name}\'')
+        return tuple(shape[:2]) + tuple(output_size)
     _check_sizes(list(shape[2:]), output_size, f"; check size={size!r} / scale_factor={scale_factor!r}")
     options = {"align_corners": align_corners if mode in ALIGN_CORNERS_MODES else None,
                "antialias": bool(antialias), "recompute_scale_factor": recompute_scale_factor}
@@ -455,7 +475,8 @@ def interpolate(input, size=None, scale_factor=None, mode: str = "nearest", alig
     and, unless ``recompute_scale_factor``, the kernel steps by ``1/scale_factor``.  float32 and float64 keep
     their dtype; float16 is computed in float32; uint8 follows PyTorch's CPU kernels bit for bit (nearest
     modes gather; bilinear, bicubic and lanczos use its int16 fixed point, the output one pixel wide of Note
-    [antialias output width 1] included); other dtypes raise as PyTorch does.
+    [antialias output width 1] included); other dtypes raise as PyTorch does.  ``area`` to an output length 0
+    returns an empty array, as PyTorch's adaptive average pooling does (every other mode raises).
 
     >>> import numpy as np
     >>> x = np.random.rand(1, 3, 37, 53).astype(np.float32)
@@ -465,6 +486,8 @@ def interpolate(input, size=None, scale_factor=None, mode: str = "nearest", alig
     x = validate.array(input, "input")
     call = _interpolate_call(x.shape, x.dtype, size, scale_factor, mode, align_corners, recompute_scale_factor,
                              antialias, "forward")
+    if isinstance(call, tuple):
+        return np.zeros(call, x.dtype)
     return run_forward(call, x)
 
 

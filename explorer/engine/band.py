@@ -17,6 +17,7 @@ from functools import cached_property
 import numpy as np
 
 from ..errors import ArgumentValueError
+from ..limits import BLOCK_BYTES, PLAN_CACHE_BYTES, PLAN_CACHE_SHARE
 
 
 class Band:
@@ -57,10 +58,58 @@ class Band:
         return cls(rows, cols, first, weights, length)
 
     @classmethod
+    def stack(cls, parts, rows: int, cols: int, width: int) -> Band:
+        """The bands of consecutive row ranges (``parts``, any iterable, consumed one at a time) as one band of
+        ``rows`` rows; ``width`` is the most taps a row may have (a part wider than it widens the result).
+
+        The result is allocated first and each part copied in as it comes, so building a band chunk by chunk
+        holds one chunk besides the result.
+
+        >>> parts = [Band.from_indices([0, 1], 3), Band.from_triplets([0, 0], [1, 2], [0.5, 0.5], 1, 3)]
+        >>> Band.stack(iter(parts), 3, 3, 2).dense().tolist()
+        [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.5, 0.5]]
+        """
+        weights = np.zeros((rows, max(int(width), 1)))
+        start = np.zeros(rows, np.int64)
+        length = np.zeros(rows, np.int64)
+        r = 0
+        for part in parts:
+            used = part.weights.shape[1]
+            if used > weights.shape[1]:
+                weights = np.pad(weights, ((0, 0), (0, used - weights.shape[1])))
+            weights[r:r + part.rows, :used] = part.weights
+            start[r:r + part.rows] = part.start
+            length[r:r + part.rows] = part.length
+            r += part.rows
+        if r != rows:
+            raise AssertionError(f"the parts have {r} rows, not {rows}")
+        widest = max(int(length.max(initial=0)), 1)
+        if widest < weights.shape[1]:
+            weights = weights[:, :widest]
+        return cls(rows, cols, start, weights, length)
+
+    @classmethod
     def from_indices(cls, index, cols: int) -> "Band":
         """A one-hot band: row ``r`` copies input ``index[r]``."""
         index = np.asarray(index, dtype=np.int64)
         return cls(len(index), cols, index, np.ones((len(index), 1)), np.ones(len(index), dtype=np.int64))
+
+    # ------------------------------------------------------------------ memory
+    @property
+    def nbytes(self) -> int:
+        """Bytes of this band's arrays and of everything its contractions keep: the dense blocks, the taps,
+        the transpose and the row slices of tiled passes (what a plan cache must count)."""
+        own = 0 if self.__dict__.get("_view") else self.start.nbytes + self.weights.nbytes + self.length.nbytes
+        total = own + self.__dict__.get("_kept_bytes", 0)
+        transpose = self.__dict__.get("T")
+        if transpose is not None:
+            total += transpose.nbytes
+        for piece in self.__dict__.get("_row_slices", {}).values():
+            total += piece.nbytes
+        return total
+
+    def _keep(self, nbytes: int):
+        self.__dict__["_kept_bytes"] = self.__dict__.get("_kept_bytes", 0) + int(nbytes)
 
     # ------------------------------------------------------------------ views
     def dense(self) -> np.ndarray:
@@ -109,7 +158,9 @@ class Band:
         """Rows ``a:b`` as a band of their own (cached: tiled contractions reuse them)."""
         cache = self.__dict__.setdefault("_row_slices", {})
         if (a, b) not in cache:
-            cache[(a, b)] = Band(b - a, self.cols, self.start[a:b], self.weights[a:b], self.length[a:b])
+            piece = Band(b - a, self.cols, self.start[a:b], self.weights[a:b], self.length[a:b])
+            piece.__dict__["_view"] = True  # its arrays are this band's
+            cache[(a, b)] = piece
         return cache[(a, b)]
 
     @cached_property
@@ -118,35 +169,63 @@ class Band:
                 and np.array_equal(self.one_hot_index, np.arange(self.rows)))
 
     # ------------------------------------------------------------------ contraction
+    def _block_spans(self, block: int):
+        """``(a, lo, hi)`` per block of ``block`` rows: its first row and the input span ``[lo, hi)`` its rows
+        touch (``hi <= lo`` when no row of the block has a tap)."""
+        a = np.arange(0, self.rows, block)
+        if not self.rows:
+            return a, a, a
+        live = self.length > 0
+        lo = np.minimum.reduceat(np.where(live, self.start, np.iinfo(np.int64).max), a)
+        hi = np.maximum.reduceat(np.where(live, self.start + self.length, -1), a)
+        return a, lo, hi
+
     def _blocks(self, dtype, block: int):
+        """``(a, b, lo, hi, matrix)`` per block of rows: the dense ``(b - a) x (hi - lo)`` weights of rows
+        ``a:b`` (None when they have no tap).  Kept for reuse when they total at most a share of the plan
+        cache, else built as they are used (one block in memory at a time)."""
         key = (np.dtype(dtype).str, block)
         cache = self.__dict__.setdefault("_block_cache", {})
         if key in cache:
             return cache[key]
-        # every block's dense matrix is a view into one flat buffer, filled in one scatter
-        firsts = np.arange(0, self.rows, block)
-        lasts = np.minimum(firsts + block, self.rows)
-        live = self.length > 0
-        big = np.iinfo(np.int64).max
-        lo = np.minimum.reduceat(np.where(live, self.start, big), firsts) if self.rows else firsts
-        hi = np.maximum.reduceat(np.where(live, self.start + self.length, -1), firsts) if self.rows else firsts
-        dead = hi < 0
+        starts, lo, hi = self._block_spans(block)
+        ends = np.minimum(starts + block, self.rows)
+        total = int(np.sum((ends - starts) * np.maximum(hi - lo, 0))) * np.dtype(dtype).itemsize
+        if total > PLAN_CACHE_SHARE * PLAN_CACHE_BYTES:
+            return self._iter_blocks(dtype, starts, ends, lo, hi)  # one block in memory at a time
+        cache[key] = blocks = self._scatter_blocks(dtype, block, starts, ends, lo, hi)
+        self._keep(total)
+        return blocks
+
+    def _scatter_blocks(self, dtype, block, starts, ends, lo, hi):
+        """Every block at once: each dense matrix is a view into one flat buffer, filled in one scatter."""
+        dead = hi <= lo
         lo, hi = np.where(dead, 0, lo), np.where(dead, 0, hi)
         widths = hi - lo
-        offsets = np.concatenate([[0], np.cumsum((lasts - firsts) * widths)])
+        offsets = np.concatenate([[0], np.cumsum((ends - starts) * widths)])
         flat = np.zeros(int(offsets[-1]), dtype=dtype)
         r, k = np.nonzero(np.arange(self.weights.shape[1])[None, :] < self.length[:, None])
         b = r // block
-        flat[offsets[b] + (r - firsts[b]) * widths[b] + self.start[r] + k - lo[b]] = self.weights[r, k]
+        flat[offsets[b] + (r - starts[b]) * widths[b] + self.start[r] + k - lo[b]] = self.weights[r, k]
         out = []
-        for j, (a, e) in enumerate(zip(firsts.tolist(), lasts.tolist())):
+        for j, (a, e) in enumerate(zip(starts.tolist(), ends.tolist())):
             if dead[j]:
                 out.append((a, e, 0, 0, None))
                 continue
             mat = flat[offsets[j]:offsets[j + 1]].reshape(e - a, int(widths[j]))
             out.append((a, e, int(lo[j]), int(hi[j]), mat))
-        cache[key] = out
         return out
+
+    def _iter_blocks(self, dtype, starts, ends, lo, hi):
+        taps = np.arange(self.weights.shape[1])
+        for a, b, first, last in zip(starts.tolist(), ends.tolist(), lo.tolist(), hi.tolist()):
+            if last <= first:
+                yield a, b, 0, 0, None
+                continue
+            mat = np.zeros((b - a, last - first), dtype=dtype)
+            r, k = np.nonzero(taps[None, :] < self.length[a:b, None])
+            mat[r, self.start[a + r] - first + k] = self.weights[a + r, k]
+            yield a, b, first, last, mat
 
     @cached_property
     def _taps(self):
@@ -157,8 +236,23 @@ class Band:
             w = np.where(k < self.length, self.weights[:, k], 0.0)
             if not np.any(w):
                 continue
-            taps.append((_as_slice(index), w, bool(np.all(w == 1.0))))
+            index = _as_slice(index)
+            self._keep(w.nbytes + (0 if isinstance(index, slice) else index.nbytes))
+            taps.append((index, w, bool(np.all(w == 1.0))))
         return taps
+
+    def _tap_cost(self) -> float:
+        """The tap loop's cost per output (ns) without keeping its taps: 0.9 per strided tap, 1.5 per gather."""
+        if "_taps" in self.__dict__:
+            return sum(0.9 if isinstance(index, slice) else 1.5 for index, _, _ in self._taps)
+        cost = 0.0
+        for k in range(self.weights.shape[1]):
+            used = k < self.length
+            if not np.any(self.weights[used, k]):
+                continue
+            strided = isinstance(_as_slice(np.minimum(self.start + k, self.cols - 1)), slice)
+            cost += 0.9 if strided else 1.5
+        return cost
 
     def _strategy(self, pre: int, post: int) -> str:
         """'blocks' or 'taps': the cheaper by a cost model fitted on this kind of machine.
@@ -166,13 +260,21 @@ class Band:
         Per output sample, a block product costs about 0.3 + 0.035 * (input span of its block) ns; a tap
         loop costs about 0.9 ns per tap read through a strided view and 1.5 ns per tap gathered by index.
         """
-        if not self._taps:
-            return "taps"
-        block = _block_rows(self, last_axis=post == 1)
-        spans = [hi - lo for _, _, lo, hi, _ in self._blocks(np.float32, block)]
-        cost_blocks = 0.3 + 0.035 * sum(spans) / len(spans)
-        cost_taps = sum(0.9 if isinstance(index, slice) else 1.5 for index, _, _ in self._taps)
-        return "taps" if cost_taps < cost_blocks else "blocks"
+        key = "_strategy_last_axis" if post == 1 else "_strategy_inner_axis"
+        if key in self.__dict__:
+            return self.__dict__[key]
+        _, lo, hi = self._block_spans(_block_rows(self, last_axis=post == 1))
+        cost_blocks = 0.3 + 0.035 * float(np.mean(np.maximum(hi - lo, 0)))
+        live = np.arange(self.weights.shape[1])[None, :] < self.length[:, None]
+        taps = int(np.count_nonzero(np.any((self.weights != 0) & live, axis=0)))
+        if taps == 0:
+            choice = "taps"
+        elif 0.9 * taps >= cost_blocks:  # even if every tap were strided (wide bands: no loop over taps)
+            choice = "blocks"
+        else:
+            choice = "taps" if self._tap_cost() < cost_blocks else "blocks"
+        self.__dict__[key] = choice
+        return choice
 
     def multiply(self, x3: np.ndarray, out3: np.ndarray | None = None) -> np.ndarray:
         """``out3[p, r, q] = sum_c W[r, c] x3[p, c, q]`` for x3 of shape (pre, cols, post).
@@ -240,7 +342,9 @@ class Band:
         index = self.one_hot_index
         if index is None or np.any(np.diff(index) < 0):
             return None
-        return np.bincount(index, minlength=self.cols)
+        counts = np.bincount(index, minlength=self.cols)
+        self._keep(counts.nbytes)
+        return counts
 
     def _multiply_tap_loop(self, x3, out3):
         dtype = x3.dtype
@@ -282,10 +386,15 @@ class Band:
 
 
 def _block_rows(band: Band, last_axis: bool) -> int:
-    """Rows per block: few enough that a dense block wastes little, many enough to amortise the call."""
+    """Rows per block: few enough that a dense block wastes little, many enough to amortise the call, and
+    never so many that one dense block exceeds :data:`~explorer.limits.BLOCK_BYTES` (in float64)."""
     ratio = band.cols / max(band.rows, 1)  # inputs per output
     target = max(32, int(32 / ratio)) if last_axis else 8
-    return max(1, min(target, band.rows))
+    target = max(1, min(target, band.rows))
+    width = band.weights.shape[1]
+    while target > 1 and target * (target * ratio + width) * 8 > BLOCK_BYTES:
+        target //= 2
+    return target
 
 
 def _as_slice(index: np.ndarray):

@@ -26,7 +26,8 @@ def execute(x: np.ndarray, plans: list[tuple[int, AxisPlan]], *, transpose: bool
 
     dtypes: float32 and float64 are computed in their own precision, float16 in float32 (the result is
     float16); integer arrays are gathered as they are by nearest plans (forward only) and rejected otherwise.
-    Transposed, the outputs a plan sets to the extrapolation value receive no gradient.
+    Transposed, the outputs a plan sets to the extrapolation value receive no gradient.  With ``out`` the
+    result is written there and ``out`` itself is returned (it may be ``x``).
 
     >>> import numpy as np
     >>> from explorer.engine import Spec, axis_plan
@@ -44,6 +45,12 @@ def execute(x: np.ndarray, plans: list[tuple[int, AxisPlan]], *, transpose: bool
     if out is not None:
         if not isinstance(out, np.ndarray) or out.shape != tuple(shape) or out.dtype != result:
             raise ArgumentValueError(f"out must be a {np.dtype(result)} array of shape {tuple(shape)}")
+        if not out.flags.writeable:
+            raise ArgumentValueError("out is read-only; pass a writeable array")
+        if np.may_share_memory(out, x) or not out.flags.c_contiguous:
+            # computed apart, then copied: passes must not read what they have overwritten
+            out[...] = execute(x, plans, transpose=transpose, extrapolation_value=extrapolation_value)
+            return out
     if transpose and any(p.outside is not None for _, p in plans):
         x = x.copy()
         _fill_outside(x, plans, 0)
@@ -55,7 +62,7 @@ def execute(x: np.ndarray, plans: list[tuple[int, AxisPlan]], *, transpose: bool
         if out is not None:
             out[...] = y
             y = out
-    if y is x:
+    if y is x and out is None:
         y = x.copy()
     return y
 

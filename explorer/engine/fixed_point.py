@@ -24,6 +24,9 @@ import numpy as np
 from .band import Band
 
 PILLOW_PRECISION_BITS = 22
+#: Bytes per output sample the integer passes below hold at their peak (int64 accumulators, the gathered taps
+#: and their products, the input as int64): what a memory check counts for an integer resize.
+WORK_BYTES = 48
 
 
 def pillow_bits(band: Band) -> int:
@@ -178,7 +181,10 @@ def opencv_lanczos4_uint8(x: np.ndarray, vertical, horizontal) -> np.ndarray:
         axis, n, m, scale = geometry
         taps, weights = _opencv_lanczos4_table(n, m, scale)
         moved = np.moveaxis(out, axis, -1)
-        return np.moveaxis((moved[..., taps] * weights).sum(-1), -1, axis)
+        acc = moved[..., taps[:, 0]] * weights[:, 0]
+        for k in range(1, taps.shape[1]):  # tap by tap: exact integers, so the order does not matter
+            acc += moved[..., taps[:, k]] * weights[:, k]
+        return np.moveaxis(acc, -1, axis)
 
     out = one_pass(one_pass(np.asarray(x).astype(np.int64), horizontal), vertical)
     return np.clip((out + (1 << 21)) >> 22, 0, 255).astype(np.uint8)

@@ -20,18 +20,31 @@ Plans are cached, so a repeated call pays only the contraction.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
 from .. import validate
-from ..errors import ArgumentTypeError, ArgumentValueError
+from ..errors import ArgumentTypeError, ArgumentValueError, OutputTooLargeError
+from ..limits import MAX_PLAN_TAPS, PLAN_CACHE_BYTES, PLAN_CACHE_SHARE, PLAN_CHUNK_BYTES
 from .band import Band
-from .coords import FLOAT32_KERNEL_ARGUMENT, nearest_indices, source_coordinates
+from .cache import ByteCache
+from .coords import (
+    FLOAT32_KERNEL_ARGUMENT,
+    TRANSFORMS,
+    Geometry,
+    nearest_indices,
+    source_coordinates,
+)
 from .kernels import KERNELS
+from .memory import require
 from .native import NATIVE, Axis, Taps
 from .spec import Spec
+
+#: Bytes of temporaries per kernel tap while a chunk of rows is built (tap indices, kernel arguments and
+#: values, masks, the triplets and their band), measured with tracemalloc on linear and Lanczos plans.
+TAP_BYTES = 112
 
 
 @dataclass(frozen=True)
@@ -50,10 +63,24 @@ class AxisPlan:
     def is_identity(self) -> bool:
         return self.outside is None and self.band.is_identity
 
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the plan's arrays, with what its band keeps for its contractions."""
+        extra = 0 if self.outside is None else self.outside.nbytes
+        return self.band.nbytes + self.coordinates.nbytes + extra
+
 
 def _coordinates(n, m, spec: Spec, scale, roi):
-    return source_coordinates(n, m, spec.coordinate_transformation_mode, spec.index_arithmetic,
-                              scale, roi)
+    """The source coordinates and the step; a ValueError when they are not finite numbers (a roi or a scale
+    so large that the library's arithmetic overflows)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        x, step = source_coordinates(n, m, spec.coordinate_transformation_mode, spec.index_arithmetic, scale, roi)
+    if not (np.isfinite(step) and np.isfinite(x).all()):
+        given = ", ".join(f"{k}={v!r}" for k, v in (("scale_factor", scale), ("roi", roi)) if v is not None)
+        raise ArgumentValueError(f"the source coordinates of {n} -> {m} samples under {spec!r} overflow "
+                                 f"{np.dtype(x.dtype).name} ({given or 'the sizes'}); choose values nearer to "
+                                 "the input's own scale")
+    return x, step
 
 
 def _outside(x, n, spec):
@@ -74,6 +101,76 @@ def _nearest_plan(n, m, spec, scale, roi):
     return AxisPlan(n, m, band, x.astype(np.float64), float(step), outside, nearest=True)
 
 
+# ------------------------------------------------------------------------------------------------ sizes
+def _step(n, m, spec: Spec, scale, roi) -> float:
+    """The input distance between two outputs (without computing any coordinate)."""
+    return float(TRANSFORMS[spec.coordinate_transformation_mode].step(Geometry(n, m, scale, roi, np.float64)))
+
+
+def taps_per_output(n: int, m: int, spec: Spec, scale=None, roi=None) -> int:
+    """How many consecutive inputs each output's kernel spans (before the border clamps or drops them).
+
+    >>> taps_per_output(100, 10, Spec("linear", antialias=True)), taps_per_output(10, 100, Spec("cubic"))
+    (21, 5)
+    """
+    kernel = spec.kernel
+    if kernel == "nearest":
+        return 1
+    if kernel == "opencv_area_upscale":
+        return 2
+    if kernel == "adaptive_area":
+        return -(-n // m) + 1
+    step = _step(n, m, spec, scale, roi)
+    if kernel == "area":
+        return _whole(math.ceil(step) if math.isfinite(step) else math.inf) + 2
+    stretch = max(step, 1.0) if spec.antialias else 1.0
+    support = KERNELS[kernel].radius * stretch
+    return _whole(math.ceil(2 * support) if math.isfinite(support) else math.inf) + 1
+
+
+def _whole(value) -> int:
+    return 2**63 if value == math.inf else int(value)
+
+
+def plan_nbytes(n: int, m: int, spec: Spec, scale=None, roi=None, transpose: bool = False) -> int:
+    """Bytes building and keeping the plan of ``n -> m`` samples takes at most: the band (``m`` rows of at
+    most ``n + 2`` float64 weights, their starts and lengths), the coordinates, the chunk of temporaries it is
+    built in and its parts before they are stacked; with ``transpose``, the transposed band too.
+
+    >>> plan_nbytes(4, 8, Spec("linear")) < 2**26
+    True
+    """
+    width = taps_per_output(n, m, spec, scale, roi)
+    stored = m * (24 + 8 * min(width, n + 2))
+    build = min(PLAN_CHUNK_BYTES, m * width * TAP_BYTES) if width * TAP_BYTES <= PLAN_CHUNK_BYTES \
+        else PLAN_CHUNK_BYTES
+    blocks = min(int(PLAN_CACHE_SHARE * PLAN_CACHE_BYTES), m * (32 + min(width, n + 2)) * 8)
+    return 2 * stored + build + blocks + (4 * stored if transpose else 0)
+
+
+def _check_taps(n, m, width, spec, scale):
+    """Refuse a plan whose kernel would be evaluated at more than :data:`MAX_PLAN_TAPS` taps (minutes of work)."""
+    taps = m * width
+    if taps <= MAX_PLAN_TAPS:
+        return
+    if scale is not None:
+        cause = (f"scale_factor={scale!r} makes the kernel step over {1 / scale:.3g} inputs per output, so each "
+                 f"of the {m} outputs reads {width:.3g} inputs")
+        hint = f"give a scale_factor nearer to the size ratio {m}/{n} = {m / n:.4g}"
+    else:
+        cause = f"each of the {m} outputs reads {width:.3g} inputs"
+        hint = "choose a smaller size or another kernel"
+    raise OutputTooLargeError(f"the weights of {n} -> {m} samples under {spec!r} would take {taps:.3g} kernel "
+                              f"evaluations: {cause}, more than the limit of {MAX_PLAN_TAPS:.3g}; {hint}")
+
+
+def _rows_per_chunk(width: int) -> int:
+    """Rows built at once so that their temporaries stay within :data:`PLAN_CHUNK_BYTES` (0: one row is
+    too wide, its taps are evaluated in chunks)."""
+    return PLAN_CHUNK_BYTES // (width * TAP_BYTES)
+
+
+# ------------------------------------------------------------------------------------------------ filters
 def _filter_plan(n, m, spec, scale, roi):
     kernel = KERNELS[spec.kernel]
     x, step = _coordinates(n, m, spec, scale, roi)
@@ -81,14 +178,36 @@ def _filter_plan(n, m, spec, scale, roi):
     step = float(step)
     stretch = max(step, 1.0) if spec.antialias else 1.0
     support = kernel.radius * stretch
+    width = _whole(math.ceil(2 * support) if math.isfinite(support) else math.inf) + 1
+    _check_taps(n, m, width, spec, scale)
+    outside = _outside(x, n, spec)
+    rows = _rows_per_chunk(width)
+    if rows:
+        parts = (_filter_rows(kernel, spec, x[a:a + rows], n, stretch, support, width,
+                              None if outside is None else outside[a:a + rows]) for a in range(0, m, rows))
+    else:
+        parts = (_wide_filter_row(kernel, spec, float(x[i]), n, stretch, support,
+                                  outside is not None and bool(outside[i])) for i in range(m))
+    # the live taps of a row lie in (x - support, x + support]: at most ceil(2 support) of them
+    most = min(max(width - 1, 1), n)
+    return AxisPlan(n, m, Band.stack(parts, m, n, most), x, step, outside)
+
+
+def _kernel_argument(spec, j, x, stretch):
+    """``(j - x) / stretch``, in the arithmetic the library uses for it."""
+    if spec.index_arithmetic in FLOAT32_KERNEL_ARGUMENT:
+        return ((j - x).astype(np.float32) * np.float32(1.0 / stretch)).astype(np.float64)
+    return (j - x) * (1.0 / stretch)
+
+
+def _filter_rows(kernel, spec, x, n, stretch, support, width, outside):
+    """The band of the outputs at coordinates ``x``: every tap of every row at once."""
     first = np.floor(x - support) + 1  # first j with j > x - support
-    width = int(np.ceil(2 * support)) + 1
     j = first[:, None] + np.arange(width)[None, :]
     live = j <= x[:, None] + support
-    t = (j - x[:, None]) * (1.0 / stretch)
-    if spec.index_arithmetic in FLOAT32_KERNEL_ARGUMENT:
-        t = ((j - x[:, None]).astype(np.float32) * np.float32(1.0 / stretch)).astype(np.float64)
+    t = _kernel_argument(spec, j, x[:, None], stretch)
     w = np.where(live, kernel(t, spec.cubic_coeff_a), 0.0)
+    del t
     total = w.sum(axis=1, keepdims=True)
     w = np.divide(w, total, out=w, where=total != 0)
     inside = (j >= 0) & (j < n)
@@ -100,22 +219,71 @@ def _filter_plan(n, m, spec, scale, roi):
         cols = j
     else:
         cols = np.clip(j, 0, n - 1)
-    outside = _outside(x, n, spec)
+    del j, inside
     if outside is not None:
         live &= ~outside[:, None]
     r, k = np.nonzero(live)
-    band = Band.from_triplets(r, cols[r, k].astype(np.int64), w[r, k], m, n)
-    return AxisPlan(n, m, band, x, step, outside)
+    return Band.from_triplets(r, cols[r, k].astype(np.int64), w[r, k], len(x), n)
 
 
+def _wide_filter_row(kernel, spec, x, n, stretch, support, dead: bool) -> Band:
+    """One output whose taps are too many to evaluate at once (a kernel stretched far beyond the chunk size):
+    the same weights as :func:`_filter_rows`, its taps evaluated chunk by chunk.  Only the inputs inside the
+    axis keep a weight each; the taps past either border only add to the normalising sum and, clamped, to
+    the border sample's weight."""
+    first = math.floor(x - support) + 1
+    last = math.floor(x + support)
+    if dead or last < first:
+        return Band(1, n, [0], np.zeros((1, 1)), [0])
+    lo, hi = max(first, 0), min(last, n - 1)
+    inside = np.zeros(max(hi - lo + 1, 0))
+    total = left = right = 0.0
+    step = max(1, PLAN_CHUNK_BYTES // TAP_BYTES)
+    for a in range(first, last + 1, step):
+        j = np.arange(a, min(a + step, last + 1), dtype=np.float64)
+        v = kernel(_kernel_argument(spec, j, x, stretch), spec.cubic_coeff_a)
+        total += float(v.sum())
+        left += float(v[j < 0].sum())
+        right += float(v[j > n - 1].sum())
+        keep = (j >= 0) & (j <= n - 1)
+        if keep.any():
+            inside[(j[keep] - lo).astype(np.int64)] = v[keep]
+    norm = total if total != 0 else 1.0
+    if spec.exclude_outside:
+        if hi < lo:
+            return Band(1, n, [0], np.zeros((1, 1)), [0])
+        w = inside / norm
+        s = w.sum()
+        return Band(1, n, [lo], (w / s if s != 0 else w)[None, :], [len(w)])
+    start, end = min(max(first, 0), n - 1), max(min(last, n - 1), 0)
+    w = np.zeros(end - start + 1)
+    if hi >= lo:
+        w[lo - start:hi - start + 1] = inside / norm
+    w[0] += left / norm if first < 0 else 0.0
+    w[-1] += right / norm if last > n - 1 else 0.0
+    return Band(1, n, [start], w[None, :], [len(w)])
+
+
+# ------------------------------------------------------------------------------------------------ areas
 def _area_plan(n, m, spec, scale, roi):
     """Exact overlap of the output cell ``[i*step, (i+1)*step)`` with each input cell, divided by step."""
     _, step = _coordinates(n, m, spec, scale, roi)
     step = float(step)
     i = np.arange(m, dtype=np.float64)
     x0, x1 = i * step, (i + 1) * step
+    width = _whole(math.ceil(step) if math.isfinite(step) else math.inf) + 2
+    _check_taps(n, m, width, spec, scale)
+    rows = _rows_per_chunk(width)
+    if rows:
+        parts = (_area_rows(x0[a:a + rows], x1[a:a + rows], n, step, width) for a in range(0, m, rows))
+    else:
+        parts = (_wide_area_row(float(x0[k]), float(x1[k]), n, step) for k in range(m))
+    # the cells of [x0, x1) are floor(x0) ... ceil(x1) - 1: at most ceil(step) + 1 of them
+    return AxisPlan(n, m, Band.stack(parts, m, n, min(width - 1, n)), (x0 + x1) / 2 - 0.5, step, None)
+
+
+def _area_rows(x0, x1, n, step, width):
     first = np.floor(x0)
-    width = int(np.ceil(step)) + 2
     j = first[:, None] + np.arange(width)[None, :]
     overlap = np.minimum(x1[:, None], j + 1) - np.maximum(x0[:, None], j)
     live = overlap > 0
@@ -124,8 +292,22 @@ def _area_plan(n, m, spec, scale, roi):
         live[:, 0], w[:, 0] = True, 1.0
     cols = np.clip(j, 0, n - 1)
     r, k = np.nonzero(live)
-    band = Band.from_triplets(r, cols[r, k].astype(np.int64), w[r, k], m, n)
-    return AxisPlan(n, m, band, (x0 + x1) / 2 - 0.5, step, None)
+    return Band.from_triplets(r, cols[r, k].astype(np.int64), w[r, k], len(x0), n)
+
+
+def _wide_area_row(x0, x1, n, step) -> Band:
+    """One output cell covering more inputs than a chunk holds: the overlap with each input cell inside the
+    axis, and the parts of the cell past either border added to the border sample (clamped)."""
+    first, last = math.floor(x0), math.ceil(x1) - 1
+    lo, hi = max(first, 0), min(last, n - 1)
+    start, end = min(max(first, 0), n - 1), max(min(last, n - 1), 0)
+    w = np.zeros(end - start + 1)
+    if hi >= lo:
+        c = np.arange(lo, hi + 1, dtype=np.float64)
+        w[lo - start:hi - start + 1] = np.maximum(np.minimum(x1, c + 1) - np.maximum(x0, c), 0.0)
+    w[0] += max(min(x1, 0.0) - x0, 0.0)
+    w[-1] += max(x1 - max(x0, float(n)), 0.0)
+    return Band(1, n, [start], (w / step)[None, :], [len(w)])
 
 
 def _adaptive_area_plan(n, m, spec, scale, roi):
@@ -135,7 +317,8 @@ def _adaptive_area_plan(n, m, spec, scale, roi):
     end = ((i + 1) * n + m - 1) // m
     length = end - start
     r = np.repeat(i, length)
-    c = np.concatenate([np.arange(s, e) for s, e in zip(start, end)]) if m else np.zeros(0, np.int64)
+    offsets = np.cumsum(length) - length  # where each row's taps begin among all taps
+    c = np.arange(int(length.sum()), dtype=np.int64) - np.repeat(offsets - start, length)
     band = Band.from_triplets(r, c, 1.0 / length[r], m, n)
     return AxisPlan(n, m, band, (start + end - 1) / 2.0, n / m, None)
 
@@ -187,13 +370,27 @@ def _native_plan(n, m, spec, scale, roi, dtype, direction):
     return None if taps is None else _plan_from_taps(n, m, taps)
 
 
-@lru_cache(maxsize=512)
-def _cached_plan(n, m, spec, scale, roi, dtype=None, direction="forward"):
+#: Every plan built, by key, within :data:`~explorer.limits.PLAN_CACHE_BYTES` (the bytes of the plans' arrays).
+PLANS = ByteCache(PLAN_CACHE_BYTES, PLAN_CACHE_SHARE, size_of=lambda plan: plan.nbytes)
+
+
+def _build_plan(n, m, spec, scale, roi, dtype=None, direction="forward"):
     plan = _native_plan(n, m, spec, scale, roi, dtype, direction)
     if plan is None:
         build = PLAN_BUILDERS.get(spec.kernel, _filter_plan)
         plan = build(n, m, spec, scale, roi)
     return plan
+
+
+def cached_plan(key, build):
+    """The plan cached under ``key`` (any hashable naming everything the plan depends on), built by ``build()``
+    when it is not held; the memory the plan takes is checked before it is built."""
+    return PLANS.get(key, build)
+
+
+def clear_plan_cache():
+    """Drop every cached plan (the next call of each size builds its plan afresh)."""
+    PLANS.clear()
 
 
 DIRECTIONS = ("forward", "backward")
@@ -227,7 +424,13 @@ def axis_plan(n_in: int, n_out: int, spec: Spec, scale: float | None = None, axi
     if not isinstance(spec, Spec):
         raise ArgumentTypeError(f"spec must be an explorer.Spec, got {type(spec).__name__}")
     dtype, direction = plan_key(spec, dtype, direction)
-    return _cached_plan(n_in, n_out, spec, scale, spec.roi_for(axis_index), dtype, direction)
+    roi = spec.roi_for(axis_index)
+
+    def build():
+        require(plan_nbytes(n_in, n_out, spec, scale, roi), f"the weights of {n_in} -> {n_out} samples")
+        return _build_plan(n_in, n_out, spec, scale, roi, dtype, direction)
+
+    return cached_plan((n_in, n_out, spec, scale, roi, dtype, direction), build)
 
 
 def weights(n_in: int, n_out: int, spec: Spec | None = None, scale: float | None = None, dtype=None) -> np.ndarray:
@@ -242,6 +445,10 @@ def weights(n_in: int, n_out: int, spec: Spec | None = None, scale: float | None
            [0.   , 0.5  , 0.5  , 0.   ],
            [0.   , 0.   , 0.167, 0.833]])
     """
-    plan = axis_plan(n_in, n_out, spec if spec is not None else Spec(), scale, dtype=dtype)
+    spec = spec if spec is not None else Spec()
+    n_in, n_out = validate.length(n_in, "n_in"), validate.length(n_out, "n_out")
+    require(n_in * n_out * 8, f"the weight matrix would have shape ({n_out}, {n_in})",
+            hint="read the band of explorer.axis_plan(n_in, n_out, spec) instead")
+    plan = axis_plan(n_in, n_out, spec, scale, dtype=dtype)
     return plan.band.dense()
 

@@ -11,31 +11,39 @@ from __future__ import annotations
 import numpy as np
 
 from .. import validate
-from ..errors import ArgumentValueError
+from ..errors import ArgumentTypeError, ArgumentValueError
 from .execute import execute
 from .memory import check_memory
-from .plan import AxisPlan, axis_plan
+from .plan import AxisPlan, axis_plan, plan_nbytes
 from .spec import Spec
 
 
 def axis_plans(shape, size, spec: Spec, axes=None, scale_factor=None, itemsize: int = 8,
                direction: str = "forward", dtype=None) -> list[tuple[int, AxisPlan]]:
     """``(axis, plan)`` for every resized axis of an array of ``shape`` (and ``dtype``, for arithmetic rows
-    that compute in the array's precision); the memory the call will need is checked first (the result and
-    the intermediate, before any plan is built)."""
+    that compute in the array's precision); the memory the call will need is checked first (the result, the
+    intermediate and the plans' weights, before any plan is built)."""
+    if not isinstance(spec, Spec):
+        raise ArgumentTypeError(f"spec must be an explorer.Spec, got {type(spec).__name__}")
     size = validate.lengths(size)
     axes = validate.axes(len(shape), len(size), axes)
-    scales = validate.per_axis(scale_factor, len(axes), "scale_factor")
+    scales = [None if f is None else validate.positive_number(f, "scale_factor", "positive finite numbers")
+              for f in validate.per_axis(scale_factor, len(axes), "scale_factor")]
     for axis in axes:
         if shape[axis] < 1:
             raise ArgumentValueError(f"cannot resize axis {axis} of length {shape[axis]}: it is empty")
-    if direction == "backward":
+    backward = direction == "backward"
+    def plan_bytes():
+        return sum(plan_nbytes(shape[axis], m, spec, f, spec.roi_for(k), transpose=backward)
+                   for k, (axis, m, f) in enumerate(zip(axes, size, scales)))
+
+    if backward:
         resized = list(shape)
         for axis, m in zip(axes, size):
             resized[axis] = m
-        check_memory(resized, {axis: shape[axis] for axis in axes}, itemsize, "gradient")
+        check_memory(resized, {axis: shape[axis] for axis in axes}, itemsize, "gradient", plan_bytes)
     else:
-        check_memory(shape, dict(zip(axes, size)), itemsize, "output")
+        check_memory(shape, dict(zip(axes, size)), itemsize, "output", plan_bytes)
     return [(axis, axis_plan(shape[axis], m, spec, f, axis_index=k, dtype=dtype, direction=direction))
             for k, (axis, m, f) in enumerate(zip(axes, size, scales))]
 

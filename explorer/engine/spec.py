@@ -12,7 +12,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields, replace
 
+from .. import validate
 from ..errors import ArgumentTypeError, ArgumentValueError, choice_error
+from ..limits import MAX_CUBIC_COEFF_A
 from .coords import ARITHMETIC, ROUNDING, TRANSFORMS
 from .kernels import KERNEL_NAMES
 
@@ -59,19 +61,17 @@ class Spec:
         if self.index_arithmetic not in ARITHMETIC:
             raise choice_error("index_arithmetic", self.index_arithmetic, ARITHMETIC)
         for name in ("exclude_outside", "antialias"):
-            value = getattr(self, name)
-            if not isinstance(value, (bool, int)) or value not in (0, 1):
-                raise ArgumentTypeError(f"{name} must be True or False, got {value!r}")
-            object.__setattr__(self, name, bool(value))
+            object.__setattr__(self, name, validate.flag(getattr(self, name), name))
         for name in ("cubic_coeff_a", "extrapolation_value"):
             value = getattr(self, name)
-            try:
-                value = float(value)
-            except (TypeError, ValueError):
-                raise ArgumentTypeError(f"{name} must be a number, got {value!r}") from None
-            if name == "cubic_coeff_a" and not math.isfinite(value):
-                raise ArgumentValueError(f"cubic_coeff_a must be finite, got {value!r}")
-            object.__setattr__(self, name, value)
+            if not validate.is_number(value):
+                raise ArgumentTypeError(f"{name} must be a number, got {value!r}")
+            object.__setattr__(self, name, float(value))
+        a = self.cubic_coeff_a
+        if not math.isfinite(a) or abs(a) > MAX_CUBIC_COEFF_A:
+            raise ArgumentValueError(f"cubic_coeff_a={a!r} is not valid; give a finite number between "
+                                     f"{-MAX_CUBIC_COEFF_A:g} and {MAX_CUBIC_COEFF_A:g} (the libraries use -0.75 "
+                                     "and -0.5; far beyond, the weights lose their precision)")
         if self.roi is not None:
             object.__setattr__(self, "roi", _normalise_roi(self.roi))
 
@@ -103,17 +103,34 @@ class Spec:
 
 
 def _normalise_roi(roi):
+    """``(start, end)`` or a tuple of such pairs, as floats; anything else raises naming what was given."""
+    message = f"roi={roi!r} is not valid; give a (start, end) pair of finite numbers or a tuple of such pairs"
+    if isinstance(roi, (str, bytes)):
+        raise ArgumentTypeError(message)
     try:
         items = tuple(roi)
     except TypeError:
-        raise ArgumentTypeError(f"roi must be a (start, end) pair or a tuple of pairs, got {roi!r}") from None
-    if len(items) == 2 and all(isinstance(v, (int, float)) for v in items):
-        return (float(items[0]), float(items[1]))
+        raise ArgumentTypeError(message) from None
+    if len(items) == 2 and all(validate.is_number(v) for v in items):
+        return _pair(items, message)
+    if not items:
+        raise ArgumentValueError(message)
     pairs = []
     for pair in items:
+        if isinstance(pair, (str, bytes)):
+            raise ArgumentTypeError(message)
         try:
-            start, end = pair
-            pairs.append((float(start), float(end)))
-        except (TypeError, ValueError):
-            raise ArgumentTypeError(f"roi must be a (start, end) pair or a tuple of pairs, got {roi!r}") from None
+            pair = tuple(pair)
+        except TypeError:
+            raise ArgumentTypeError(message) from None
+        if len(pair) != 2 or not all(validate.is_number(v) for v in pair):
+            raise ArgumentTypeError(message)
+        pairs.append(_pair(pair, message))
     return tuple(pairs)
+
+
+def _pair(pair, message) -> tuple[float, float]:
+    start, end = float(pair[0]), float(pair[1])
+    if not (math.isfinite(start) and math.isfinite(end)):
+        raise ArgumentValueError(message)
+    return (start, end)
