@@ -1,7 +1,7 @@
 """Peak memory (resident set) of the calls that used to exhaust memory, each in a fresh process.
 
 Each example runs in its own Python process; the script prints what the call returned or raised, the peak
-resident set of the process after its imports, and at the end of the call (``ru_maxrss``), so the difference
+resident set of the process after its imports, and at the end of the call (``VmHWM``), so the difference
 is what the call itself cost.
 
     python benchmarks/peak_memory.py [--only NAME ...] [--markdown]
@@ -55,8 +55,10 @@ import resource, json, sys
 resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))  # a runaway call fails instead of swapping the machine
 import numpy as np, explorer
 from explorer import Spec
-def rss():
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+def rss():  # VmHWM: the peak resident set of this program (ru_maxrss would count the parent's before the exec)
+    for line in open("/proc/self/status"):
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
 before = rss()
 try:
 {code}
