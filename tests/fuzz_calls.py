@@ -110,16 +110,16 @@ class Draw:
     def spec(self):
         from explorer import Spec
 
-        fields = dict(kernel=self.either(lambda: pick(self.rng, KERNELS[:-2]), KERNELS[-2:] + [None]),
-                      coordinate_transformation_mode=self.either(lambda: pick(self.rng, TRANSFORMS[:-1]),
-                                                                 ["half-pixel", 4]),
-                      nearest_mode=self.either(lambda: pick(self.rng, ROUNDING[:-1]), ["round", None]),
-                      cubic_coeff_a=self.either(lambda: pick(self.rng, COEFFS[:4] + [np.float32(-0.5)]),
-                                                COEFFS[4:]),
-                      exclude_outside=self.either(lambda: self.rng.random() < 0.5, [1, "no", 2]),
-                      antialias=self.either(lambda: self.rng.random() < 0.5, ["yes", 2.0]),
-                      roi=self.either(lambda: pick(self.rng, ROIS[:5] + ROIS[-3:]), ROIS[5:-3]),
-                      index_arithmetic=self.either(lambda: pick(self.rng, ARITHMETIC[:-1]), ["float16"]))
+        fields = {
+            "kernel": self.either(lambda: pick(self.rng, KERNELS[:-2]), KERNELS[-2:] + [None]),
+            "coordinate_transformation_mode": self.either(lambda: pick(self.rng, TRANSFORMS[:-1]), ["half-pixel", 4]),
+            "nearest_mode": self.either(lambda: pick(self.rng, ROUNDING[:-1]), ["round", None]),
+            "cubic_coeff_a": self.either(lambda: pick(self.rng, COEFFS[:4] + [np.float32(-0.5)]), COEFFS[4:]),
+            "exclude_outside": self.either(lambda: self.rng.random() < 0.5, [1, "no", 2]),
+            "antialias": self.either(lambda: self.rng.random() < 0.5, ["yes", 2.0]),
+            "roi": self.either(lambda: pick(self.rng, ROIS[:5] + ROIS[-3:]), ROIS[5:-3]),
+            "index_arithmetic": self.either(lambda: pick(self.rng, ARITHMETIC[:-1]), ["float16"]),
+        }
         return Spec(**{k: v for k, v in fields.items() if self.rng.random() < 0.5})
 
 
@@ -132,7 +132,7 @@ def call_interpolate(seed, explorer):
                                          5: ["nearest", "nearest-exact", "trilinear", "area"]}[ndim]),
                     GARBAGE_MODES + TORCH_MODES)
     x = d.array(ndim)
-    kwargs = dict(mode=mode)
+    kwargs = {"mode": mode}
     if d.random() < 0.5:
         kwargs["size"] = d.lengths(ndim - 2, big=ndim == 3)
     else:
@@ -155,7 +155,7 @@ def call_resize(seed, explorer):
     x = d.array(ndim)
     count = d.choice([1] * ndim + [min(2, ndim)])
     spec = d.either(d.spec, ["linear", None, 3], p=0.1)
-    kwargs = dict(axes=d.either(None, AXES[3:]))
+    kwargs = {"axes": d.either(None, AXES[3:])}
     if d.random() < 0.3:
         kwargs["scale_factor"] = d.factors(count)
     size = d.lengths(count)
@@ -221,9 +221,8 @@ def some_argv(rng):
     argv = [command]
     if command == "diagnose":
         return argv + [rng.choice(["nearest exact interpolation backward is not supported", "   ", "x" * 50])]
-    if command in ("check", "fixes", "smoke"):
-        if rng.random() < 0.95:
-            argv += ["--backend", pick(rng, BACKENDS)]
+    if command in ("check", "fixes", "smoke") and rng.random() < 0.95:
+        argv += ["--backend", pick(rng, BACKENDS)]
     if command in ("check", "fixes") and rng.random() < 0.95:
         argv += ["--mode", pick(rng, CLI_MODES)]
     if command in ("check", "fixes") and rng.random() < 0.5:
@@ -298,8 +297,8 @@ def status_bytes(field: str) -> int:
 
 def main(seed: int, cases: int, budget_mib: int):
     import explorer
+    import explorer.advisor
     from explorer.__main__ import main as _cli  # noqa: F401 - imported before the limit is set
-    import explorer.advisor  # noqa: F401
 
     explorer.check(mode="nearest", backend="burn-tch")  # the knowledge base is read before the limit
     limit = status_bytes("VmSize") + budget_mib * 2**20

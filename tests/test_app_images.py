@@ -10,7 +10,14 @@ import numpy as np
 import pytest
 
 from explorer import images
-from explorer.images import ImageError, as_image, fit_image, load_image, read_image, test_image
+from explorer.images import (
+    ImageError,
+    as_image,
+    fit_image,
+    load_image,
+    read_image,
+    test_image,
+)
 
 
 def png_bytes(array, mode=None):

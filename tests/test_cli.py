@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import warnings
 
 import pytest
 
@@ -93,10 +94,18 @@ def test_bad_input_is_a_usage_error(capsys, argv, words):
     (["--scale", "2", "--channels", "0"], ["--channels must be at least 1"]),
 ])
 def test_fixes_usage_errors_exit_2_without_a_traceback(capsys, argv, words):
-    code, out, err = run(capsys, "fixes", "--backend", "burn-tch", "--mode", "nearest-exact", "--train", *argv)
+    code, _, err = run(capsys, "fixes", "--backend", "burn-tch", "--mode", "nearest-exact", "--train", *argv)
     assert code == 2 and "Traceback" not in err
     for word in words:
         assert word in err
+
+
+def test_an_overflowing_scale_is_a_usage_error_without_a_warning(capsys):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # numpy's float32 overflow warning must not reach the user
+        code, _, err = run(capsys, "fixes", "--backend", "onnxruntime", "--mode", "nearest", "--scale", "1e300")
+    assert code == 2 and "Traceback" not in err and "Warning" not in err
+    assert "scale_factor=1e+300 makes the output of an input of size (32, 32) too long to allocate" in err
 
 
 def test_check_refuses_negative_sizes(capsys):

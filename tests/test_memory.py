@@ -66,7 +66,7 @@ def test_the_byte_cache_keeps_the_most_recent_values_within_its_bytes():
     cache.get("b", lambda: bytearray(0))  # a hit: "b" becomes the most recent, nothing is built
     cache.get("e", lambda: bytearray(30))
     assert cache.keys() == ["d", "b", "e"]
-    assert len(cache.get("big", lambda: bytearray(60))) == 60 and "big" not in cache.keys()  # over the share
+    assert len(cache.get("big", lambda: bytearray(60))) == 60 and "big" not in cache  # over the share
 
 
 def test_the_byte_cache_counts_what_a_value_grows_after_it_was_handed_out():
@@ -75,7 +75,7 @@ def test_the_byte_cache_counts_what_a_value_grows_after_it_was_handed_out():
     cache.get("b", lambda: bytearray(10))
     a.extend(bytearray(80))  # a plan's dense blocks and transpose are built after it is returned
     cache.get("c", lambda: bytearray(10))
-    assert cache.nbytes <= 100 and "a" not in cache.keys()
+    assert cache.nbytes <= 100 and "a" not in cache
 
 
 def test_plans_are_cached_by_bytes_counting_their_blocks_and_transposes(monkeypatch):
@@ -88,7 +88,7 @@ def test_plans_are_cached_by_bytes_counting_their_blocks_and_transposes(monkeypa
         explorer.resize_backward(np.ones_like(y), x.shape, (m,), spec)
         explorer.resize(np.ones(5), (7,), Spec("linear"))  # a small plan used in between
         assert plan_module.PLANS.nbytes <= 48 * 2**20
-    held = [plan_module.PLANS._entries[key][0] for key in plan_module.PLANS.keys()]
+    held = plan_module.PLANS.values()
     big = [p for p in held if p.n == 20_000]
     assert 2 <= len(big) < 20  # some were kept, the oldest dropped
     assert plan_module.PLANS.nbytes == sum(p.nbytes for p in held)
@@ -99,7 +99,7 @@ def test_plans_are_cached_by_bytes_counting_their_blocks_and_transposes(monkeypa
 def test_a_plan_larger_than_its_share_of_the_cache_is_not_kept():
     plan_module.clear_plan_cache()
     explorer.interpolate(np.ones((1, 1, 7), np.float32), size=2_000_000, mode="linear")
-    assert not any(key[1] == 2_000_000 for key in plan_module.PLANS.keys())
+    assert not any(key[1] == 2_000_000 for key in plan_module.PLANS)
 
 
 def test_a_long_linear_output_costs_its_plan_not_a_gigabyte():

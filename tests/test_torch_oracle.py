@@ -234,11 +234,11 @@ def test_argument_errors_match_torch_exception_types(kwargs, error):
 
 
 @pytest.mark.parametrize("shape,kwargs", [
-    ((1, 2, 4), dict(size=0)),
-    ((1, 1, 4, 4), dict(size=(0, 3))),
-    ((2, 1, 4, 4), dict(scale_factor=0.2)),
-    ((1, 1, 4, 4), dict(scale_factor=(0.2, 1.0))),
-    ((1, 1, 4, 4, 4), dict(size=(2, 0, 2))),
+    ((1, 2, 4), {"size": 0}),
+    ((1, 1, 4, 4), {"size": (0, 3)}),
+    ((2, 1, 4, 4), {"scale_factor": 0.2}),
+    ((1, 1, 4, 4), {"scale_factor": (0.2, 1.0)}),
+    ((1, 1, 4, 4, 4), {"size": (2, 0, 2)}),
 ])
 @pytest.mark.parametrize("dtype", [np.float32, np.float16, np.uint8, np.int32])
 def test_area_to_an_empty_output_is_empty_as_in_torch(shape, kwargs, dtype):

@@ -158,7 +158,8 @@ class Onnx(Library):
 
     # ------------------------------------------------------------------ library-level rules
     def output_length(self, n, factor, options):
-        return int(np.float32(factor) * np.float32(n))  # static_cast<int64_t>(scales[i] * input_dims[i])
+        with np.errstate(over="ignore"):  # a product beyond float32 is inf, and int(inf) an OverflowError
+            return int(np.float32(factor) * np.float32(n))  # static_cast<int64_t>(scales[i] * input_dims[i])
 
     def kernel_scales(self, call):
         return [None if copy else (float(np.float32(f)) if f is not None else None)

@@ -77,6 +77,16 @@ class ByteCache:
     def keys(self):
         return list(self._entries)
 
+    def values(self):
+        """The values held, least recently used first (their recency is left as it is)."""
+        return [entry[0] for entry in list(self._entries.values())]
+
+    def __contains__(self, key) -> bool:
+        return key in self._entries
+
+    def __iter__(self):
+        return iter(self.keys())
+
     def __len__(self):
         return len(self._entries)
 
