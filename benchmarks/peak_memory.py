@@ -89,8 +89,9 @@ def run(name: str) -> dict:
     _, code = EXAMPLES[name]
     body = "\n".join("    " + line for line in code.strip().splitlines())
     env = dict(os.environ, PYTHONPATH=os.environ.get("PYTHONPATH", ROOT), PEAK_MEMORY_PNG=_png())
-    proc = subprocess.run([sys.executable, "-c", _RUNNER.format(code=body, limit=LIMIT)], capture_output=True,
-                          text=True, env=env, timeout=900, check=False)
+    # -P: the explorer comes from PYTHONPATH, not from the working directory
+    proc = subprocess.run([sys.executable, "-P", "-c", _RUNNER.format(code=body, limit=LIMIT)],
+                          capture_output=True, text=True, env=env, timeout=900, check=False)
     lines = proc.stdout.strip().splitlines()
     if proc.returncode != 0 or not lines:
         return {"before": float("nan"), "after": float("nan"),
