@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import warnings
 
 import numpy as np
 import pytest
@@ -184,6 +185,14 @@ def test_coordinates_that_overflow_the_librarys_arithmetic_are_refused():
     spec = Spec(coordinate_transformation_mode="tf_crop_and_resize", roi=(0, 1e300), index_arithmetic="float32")
     _raises(ValueError, "source coordinates of 8 -> 4 samples .* overflow float32 \\(roi=", explorer.resize,
             np.ones(8), (4,), spec)
+
+
+@pytest.mark.parametrize("arithmetic", ["tf_scale_and_translate", "onnxruntime", "xla_float32"])
+def test_a_scale_that_is_zero_in_float32_is_refused_without_a_warning(arithmetic):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no numpy division warning before the error
+        _raises(ValueError, "source coordinates of 4 -> 3 samples .* overflow .*scale_factor=1e-300",
+                explorer.weights, 4, 3, Spec("linear", index_arithmetic=arithmetic), scale=1e-300)
 
 
 @pytest.mark.parametrize("shape", ["115", (1, 1, 5.9), 5])

@@ -17,8 +17,11 @@ BUDGET_MIB = 1024  # address space the calls may add to what the process maps af
 def test_random_calls_end_in_a_result_or_a_clear_error_within_the_memory_limit():
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.environ.get("PYTHONPATH", "")]),
                OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
-    proc = subprocess.run([sys.executable, os.path.join(HERE, "fuzz_calls.py"), "20260601", str(CASES),
-                           str(BUDGET_MIB)], capture_output=True, text=True, env=env, timeout=600, check=False)
+    # numpy's RuntimeWarnings (overflow, division by zero) are errors: a call must not print one on its way to a
+    # result or a clear error
+    proc = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", os.path.join(HERE, "fuzz_calls.py"),
+                           "20260601", str(CASES), str(BUDGET_MIB)], capture_output=True, text=True, env=env,
+                          timeout=600, check=False)
     assert proc.returncode == 0, proc.stderr[-3000:]
     report = json.loads(proc.stdout.strip().splitlines()[-1])
     failures = report["failures"]

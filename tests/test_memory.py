@@ -225,3 +225,17 @@ def test_memory_limit_names_what_bounds_it():
     limit, source = memory_limit()
     assert limit is None or limit > 0
     assert "memory" in source
+
+
+def test_an_input_with_nan_is_contracted_a_tile_at_a_time(monkeypatch):
+    import explorer.engine.band as band_module
+
+    x = np.random.default_rng(0).random((64, 3, 1), dtype=np.float32)
+    x[5, 1, 0] = np.nan  # tap by tap, so the NaN reaches only the outputs that read it
+    spec = Spec("lanczos3", index_arithmetic="tf_scale_and_translate")
+    y, peak = _traced_peak(lambda: explorer.resize(x, (40_000,), spec))
+    assert (peak - y.nbytes) / y.nbytes <= 1.0  # was 3x the result: the gathered taps and products of every row
+    assert np.isnan(y[5, 1]).all() and np.isfinite(np.delete(y.reshape(-1, 40_000), 5 * 3 + 1, axis=0)).all()
+    monkeypatch.setattr(band_module, "EXACT_TILE_BYTES", 2**40)  # one tile: the same sums in the same order
+    plan_module.clear_plan_cache()
+    np.testing.assert_array_equal(explorer.resize(x, (40_000,), spec), y)

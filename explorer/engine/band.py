@@ -17,7 +17,7 @@ from functools import cached_property
 import numpy as np
 
 from ..errors import ArgumentValueError
-from ..limits import BLOCK_BYTES, PLAN_CACHE_BYTES, PLAN_CACHE_SHARE
+from ..limits import BLOCK_BYTES, EXACT_TILE_BYTES, PLAN_CACHE_BYTES, PLAN_CACHE_SHARE
 
 
 class Band:
@@ -376,12 +376,16 @@ class Band:
         """
         out3[...] = 0
         dtype = x3.dtype
-        for k in range(self.weights.shape[1]):
-            rows = np.nonzero(self.length > k)[0]
-            if rows.size == 0:
-                break
-            w = self.weights[rows, k].astype(dtype)[None, :, None]
-            out3[:, rows, :] += x3[:, self.start[rows] + k, :] * w
+        row_bytes = max(x3.shape[0] * x3.shape[2] * dtype.itemsize, 1)
+        step = max(1, EXACT_TILE_BYTES // row_bytes)  # the gathered taps and their products: a tile at a time
+        for lo in range(0, self.rows, step):
+            length = self.length[lo:lo + step]
+            for k in range(self.weights.shape[1]):
+                rows = lo + np.nonzero(length > k)[0]
+                if rows.size == 0:
+                    break
+                w = self.weights[rows, k].astype(dtype)[None, :, None]
+                out3[:, rows, :] += x3[:, self.start[rows] + k, :] * w
         return out3
 
 
