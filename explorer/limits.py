@@ -26,9 +26,10 @@ PLAN_CACHE_SHARE = 0.25
 PLAN_CHUNK_BYTES = 32 * 2**20
 #: Largest dense block of a band's contraction, in bytes (blocks are cut into fewer rows above it).
 BLOCK_BYTES = 2**20
-#: An input holding NaN or infinity is contracted tap by tap (NaN reaches only the outputs that read it); the
-#: gathered taps and their products are made this many bytes of output rows at a time.
-EXACT_TILE_BYTES = 4 * 2**20
+#: Temporaries of a band's contraction are made this many bytes at a time: the gathered taps and products of
+#: the tap-by-tap contraction (an input holding NaN or infinity: NaN reaches only the outputs that read it), and
+#: the index arrays of the scatter that fills the dense blocks.
+TEMPORARY_TILE_BYTES = 4 * 2**20
 #: Most kernel taps one plan evaluates (outputs x taps per output).  It bounds time, not memory (the taps are
 #: evaluated in chunks): a kernel scale far from ``size / input length`` makes every output read millions of
 #: inputs, minutes of work for a few numbers.

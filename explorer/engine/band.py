@@ -17,7 +17,12 @@ from functools import cached_property
 import numpy as np
 
 from ..errors import ArgumentValueError
-from ..limits import BLOCK_BYTES, EXACT_TILE_BYTES, PLAN_CACHE_BYTES, PLAN_CACHE_SHARE
+from ..limits import (
+    BLOCK_BYTES,
+    PLAN_CACHE_BYTES,
+    PLAN_CACHE_SHARE,
+    TEMPORARY_TILE_BYTES,
+)
 
 
 class Band:
@@ -204,9 +209,14 @@ class Band:
         widths = hi - lo
         offsets = np.concatenate([[0], np.cumsum((ends - starts) * widths)])
         flat = np.zeros(int(offsets[-1]), dtype=dtype)
-        r, k = np.nonzero(np.arange(self.weights.shape[1])[None, :] < self.length[:, None])
-        b = r // block
-        flat[offsets[b] + (r - starts[b]) * widths[b] + self.start[r] + k - lo[b]] = self.weights[r, k]
+        taps = np.arange(self.weights.shape[1])
+        # the scatter's index arrays (several int64 per tap) are made a chunk of blocks at a time
+        chunk = max(1, TEMPORARY_TILE_BYTES // (64 * max(len(taps), 1) * block)) * block
+        for first in range(0, self.rows, chunk):
+            r, k = np.nonzero(taps[None, :] < self.length[first:first + chunk, None])
+            r += first
+            b = r // block
+            flat[offsets[b] + (r - starts[b]) * widths[b] + self.start[r] + k - lo[b]] = self.weights[r, k]
         out = []
         for j, (a, e) in enumerate(zip(starts.tolist(), ends.tolist())):
             if dead[j]:
@@ -377,7 +387,7 @@ class Band:
         out3[...] = 0
         dtype = x3.dtype
         row_bytes = max(x3.shape[0] * x3.shape[2] * dtype.itemsize, 1)
-        step = max(1, EXACT_TILE_BYTES // row_bytes)  # the gathered taps and their products: a tile at a time
+        step = max(1, TEMPORARY_TILE_BYTES // row_bytes)  # the gathered taps and products: a tile at a time
         for lo in range(0, self.rows, step):
             length = self.length[lo:lo + step]
             for k in range(self.weights.shape[1]):

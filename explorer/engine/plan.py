@@ -45,6 +45,10 @@ from .spec import Spec
 #: Bytes of temporaries per kernel tap while a chunk of rows is built (tap indices, kernel arguments and
 #: values, masks, the triplets and their band), measured with tracemalloc on linear and Lanczos plans.
 TAP_BYTES = 112
+#: Bytes per tap a native builder (``engine/native``) takes while it builds a whole axis at once (its float32
+#: steps, the taps and the triplets of their band): at most 80 measured on PyTorch, TensorFlow, JAX and ONNX
+#: Runtime plans, with a margin.
+NATIVE_TAP_BYTES = 128
 
 
 @dataclass(frozen=True)
@@ -135,7 +139,8 @@ def _whole(value) -> int:
 def plan_nbytes(n: int, m: int, spec: Spec, scale=None, roi=None, transpose: bool = False) -> int:
     """Bytes building and keeping the plan of ``n -> m`` samples takes at most: the band (``m`` rows of at
     most ``n + 2`` float64 weights, their starts and lengths), the coordinates, the chunk of temporaries it is
-    built in and its parts before they are stacked; with ``transpose``, the transposed band too.
+    built in (a native builder's whole axis) and its parts before they are stacked; with ``transpose``, the
+    transposed band too.
 
     >>> plan_nbytes(4, 8, Spec("linear")) < 2**26
     True
@@ -144,6 +149,8 @@ def plan_nbytes(n: int, m: int, spec: Spec, scale=None, roi=None, transpose: boo
     stored = m * (24 + 8 * min(width, n + 2))
     build = min(PLAN_CHUNK_BYTES, m * width * TAP_BYTES) if width * TAP_BYTES <= PLAN_CHUNK_BYTES \
         else PLAN_CHUNK_BYTES
+    if spec.index_arithmetic in NATIVE:  # a library's own arithmetic builds the whole axis at once
+        build = max(build, m * min(width, n + 2) * NATIVE_TAP_BYTES)
     blocks = min(int(PLAN_CACHE_SHARE * PLAN_CACHE_BYTES), m * (32 + min(width, n + 2)) * 8)
     return 2 * stored + build + blocks + (4 * stored if transpose else 0)
 
