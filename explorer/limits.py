@@ -51,10 +51,24 @@ MAX_DECODE_BYTES = 2**30
 MIN_SIDE = 2
 
 # ------------------------------------------------------------------------------------------------ the explorer
-#: Longest side of an image the explorer works on (larger uploads are reduced, and say so).
-APP_MAX_SIDE = 512
+#: Longest side of an image the explorer works on: an upload is kept whole up to 1024 x 1024 and reduced
+#: beyond (by an area average, and the app says so).
+APP_MAX_SIDE = 1024
 #: Most samples of the 1-D axis the Kernels tab draws.
 APP_MAX_LENGTH = 64
+#: Largest single output image (float32, every channel) the explorer computes; a scale or size whose output
+#: is larger is refused with a message before anything is allocated (4000 x 4000 RGB is 183 MiB).
+APP_MAX_OUTPUT_BYTES = 256 * 2**20
+#: Bytes of results (forward outputs, coverage maps) the explorer keeps for reuse between tabs and changes.
+APP_CACHE_BYTES = 768 * 2**20
+#: A cached result at least this large is dropped as soon as its output size is no longer shown.
+APP_CACHE_KEEP_BYTES = 16 * 2**20
+#: The Libraries, Backends (measured fixes) and Pick tabs compare many calls: they measure on a working copy
+#: whose input and output each have at most this many pixels (a centred crop of the input, at the same
+#: scale), and their captions say so.
+APP_WORK_PIXELS = 512 * 512
+#: Bytes of a temporary the display path may allocate at once (overviews and differences run in row bands).
+APP_BAND_BYTES = 8 * 2**20
 
 # ------------------------------------------------------------------------------------------------ model scans
 #: Largest ONNX file ``explorer.scan`` reads (bytes; weights kept in external data files are never read).
@@ -83,6 +97,9 @@ DIAGNOSE_TAIL_CHARS = 32 * 2**10
 #: characters read on each side of an error word, and how many such places (the last ones) are read
 DIAGNOSE_CONTEXT_CHARS = 1000
 DIAGNOSE_MAX_PLACES = 200
+#: Most output pixels of the zone plate that :func:`explorer.pick` measures aliasing and sharpness on: a
+#: resize that enlarges it beyond is measured on a smaller zone plate (one holds every frequency at any size).
+QUALITY_MAX_OUTPUT_PIXELS = 512 * 512
 
 # ------------------------------------------------------------------------------------------------ the linter
 #: Largest source or configuration file the linter reads (bytes); larger files are skipped with a warning

@@ -49,6 +49,7 @@ def test_defaults_have_every_required_key():
     ({"colour": "red"}, "setting='colour' is not valid for the explorer"),
     ({"scale": 0.5, "size": (4, 4)}, "give scale or size, not both"),
     ({"scale": None}, "scale=None needs a size"),
+    ({"same_options": "yes"}, "same_options='yes' is not valid"),
 ])
 def test_bad_values_raise_a_clear_error(changes, match):
     s = State()
@@ -57,14 +58,33 @@ def test_bad_values_raise_a_clear_error(changes, match):
     assert dict(s) == DEFAULTS
 
 
-def test_scale_and_size_exclude_each_other():
+def test_scale_and_size_exclude_each_other_and_clearing_the_size_returns_to_the_last_scale():
     s = State()
+    s.apply(s.validate({"scale": 0.75}))
     s.apply(s.validate({"size": (20, 30)}))
     assert s["size"] == (20, 30) and s["scale"] is None
-    with pytest.raises(ValueError, match="size=None needs a scale"):
-        s.validate({"size": None})
+    s.apply(s.validate({"size": None}))
+    assert s["size"] is None and s["scale"] == 0.75
     s.apply(s.validate({"scale": 1.25}))
     assert s["scale"] == 1.25 and s["size"] is None
+
+
+@pytest.mark.parametrize("shape,scale,size,ok", [
+    ((256, 256, 3), None, (4000, 4000), True),      # 183 MiB
+    ((256, 256, 3), None, (30000, 30000), False),   # 10 GiB
+    ((1024, 1024, 3), 4.0, None, True),             # the slider's largest scale on the largest upload
+    ((256, 256, 1), 100.0, None, False),
+    ((256, 256, 1), None, (8000, 8000), True),      # one channel: 244 MiB
+])
+def test_the_output_budget_is_checked_before_anything_is_computed(shape, scale, size, ok):
+    from explorer.ui.app.state import check_budget
+
+    if ok:
+        check_budget(shape, scale, size)
+    else:
+        with pytest.raises(ValueError, match="is too large for the explorer: .*APP_MAX_OUTPUT_BYTES.*the largest "
+                                             "square output here is"):
+            check_budget(shape, scale, size)
 
 
 def test_a_new_backend_resets_its_version_and_device_unless_given():

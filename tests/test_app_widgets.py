@@ -1,21 +1,18 @@
-"""The widgets drive the same state as ``app.set``; CSS classes, uploads, exports, ipympl and PNG displays."""
+"""The widgets drive the same state as ``app.set``: CSS classes, each tab's own controls, the scale | size
+choice, controls that cannot apply, uploads, the lessons menu and the one-click exports."""
 
 import base64
 import datetime
 import io
 import json
+import re
 
 import numpy as np
 import pytest
 
-pytest.importorskip("ipywidgets")
-import matplotlib
-
-matplotlib.use("Agg")
-
-import explorer  # noqa: E402
-from explorer.ui.app import App, explore  # noqa: E402
-from explorer.ui.app.controls import CSS_CLASSES, css_class  # noqa: E402
+import explorer
+from explorer.ui.app import App, explore
+from explorer.ui.app.controls import CSS_CLASSES, css_class
 
 NOW = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
 IMAGE = np.random.default_rng(5).random((32, 36, 3)).astype(np.float32)
@@ -23,7 +20,7 @@ IMAGE = np.random.default_rng(5).random((32, 36, 3)).astype(np.float32)
 
 @pytest.fixture(scope="module")
 def app():
-    return App(IMAGE, display="image")
+    return App(IMAGE)
 
 
 def classes(widget):
@@ -35,6 +32,13 @@ def forward(mode, **kw):
     return np.moveaxis(explorer.interpolate(x, mode=mode, **kw)[0], 0, 2)
 
 
+def descendants(widget):
+    out = [widget]
+    for child in getattr(widget, "children", ()):
+        out += descendants(child)
+    return out
+
+
 def test_css_classes_for_browser_tests(app):
     assert "explorer-root" in classes(app.widget)
     assert "explorer-tabs" in classes(app.tab_widget)
@@ -43,43 +47,100 @@ def test_css_classes_for_browser_tests(app):
     assert any("explorer-controls" in classes(c) for c in app.widget.children)
     for name, control in app.controls.items():
         assert css_class(name) in classes(control.widget)
-    for name, tab in app.tabs.items():
-        assert {"explorer-figure", f"explorer-figure-{name}"} <= classes(tab.host.widget)
-        assert f"explorer-tab-{name}" in classes(app.tab_widget.children[list(app.tabs).index(name)])
-    documented = " ".join(CSS_CLASSES.values()) + App.__doc__
+    for i, (name, tab) in enumerate(app.tabs.items()):
+        assert {"explorer-figure", f"explorer-figure-{name}"} <= classes(tab.figure)
+        assert f"explorer-tab-{name}" in classes(app.tab_widget.children[i])
+    documented = " ".join(CSS_CLASSES.values())
     for name in app.controls:
         assert css_class(name) in documented
 
 
+def test_each_tab_shows_its_own_controls_and_the_shared_ones_sit_on_top(app):
+    shared = [w for w in descendants(app.widget.children[1])]
+    for key in ("image", "upload", "resize_by", "scale", "size", "align_corners", "antialias"):
+        assert app.controls[key].view in shared
+    owners = {}
+    for i, (name, tab) in enumerate(app.tabs.items()):
+        inside = descendants(app.tab_widget.children[i])
+        for key, control in app.controls.items():
+            if control.widget in inside:
+                owners.setdefault(key, set()).add(name)
+        assert set(tab.controls) == {k for k, tabs in owners.items() if name in tabs}
+    assert "mode" not in owners or "modes" not in owners["mode"]  # Modes draws `compare`, so `mode` is not there
+    assert owners["reference"] == {"modes"} and owners["upstream"] == {"gradients"}
+    assert owners["backend"] == {"backends"} and owners["content"] == {"pick"}
+
+
 def test_widgets_set_the_state_and_redraw(app):
     app.set(tab="modes", modes=("bilinear",), scale=0.5)
-    before = bytes(app.tabs["modes"].host.widget.value)
+    before = app.tabs["modes"].figure.value
     app.controls["scale"].widget.value = 0.75
     assert app.state["scale"] == 0.75
-    np.testing.assert_array_equal(app.tabs["modes"].view.images["output:bilinear"].get_array(),
-                                  np.clip(forward("bilinear", scale_factor=0.75), 0, 1))
-    assert bytes(app.tabs["modes"].host.widget.value) != before
+    np.testing.assert_array_equal(app.tabs["modes"].shown.panels["output:bilinear"].values,
+                                  forward("bilinear", scale_factor=0.75))
+    assert app.tabs["modes"].figure.value != before
     app.controls["modes"].widget.value = ("nearest", "area")
     assert app.state["modes"] == ("nearest", "area")
     app.controls["antialias"].widget.value = True
     assert app.state["antialias"] is True
     app.controls["mode"].widget.value = "bicubic"
-    assert app.state["mode"] == "bicubic" and "bicubic" in app.readout.value
+    assert app.state["mode"] == "bicubic"
 
 
-def test_typed_sizes_and_bad_text(app):
+def test_a_log_slider_rounding_the_scale_is_not_a_change(app):
+    app.set(scale=0.4)
+    app.controls["scale"].widget.value = 10 ** (round(np.log10(0.4) / 0.002) * 0.002)  # what the page sends back
+    assert app.state["scale"] == 0.4
+    app.controls["scale"].widget.value = 0.45
+    assert app.state["scale"] == 0.45
+
+
+def test_scale_or_size_is_an_explicit_choice_and_clearing_the_size_returns_to_the_scale(app):
     app.set(scale=0.5)
-    app.controls["size"].widget.value = "20x24"
-    assert app.state["size"] == (20, 24) and app.state["scale"] is None
-    assert app.controls["scale"].widget.disabled
-    app.controls["size"].widget.value = "twenty"
+    by, size, scale = (app.controls[k].widget for k in ("resize_by", "size", "scale"))
+    size.value = "20x24"
+    assert app.state["size"] == (20, 24) and app.state["scale"] is None and by.value == "size"
+    size.value = "18×16"
+    assert app.state["size"] == (18, 16)
+    size.value = "twenty"
     assert "size='twenty' is not valid" in app.message_text
-    assert app.state["size"] == (20, 24) and app.controls["size"].widget.value == "20x24"
-    app.controls["size"].widget.value = "0x4"
-    assert "size=(0, 4) is not valid" in app.message_text
-    app.controls["scale"].widget.value = 0.6  # back to a scale
-    assert app.state["scale"] == 0.6 and app.state["size"] is None
-    assert app.controls["size"].widget.value == "" and not app.controls["scale"].widget.disabled
+    assert app.state["size"] == (18, 16) and size.value == "18×16"
+    size.value = ""  # cleared: back to the scale
+    assert app.state["size"] is None and app.state["scale"] == 0.5 and by.value == "scale"
+    assert app.message_text == ""
+    by.value = "size"  # the toggle: the current output size, typed for you
+    assert app.state["size"] == (16, 18) and size.value == "16×18"
+    by.value = "scale"
+    assert app.state["scale"] == 0.5 and size.value == ""
+    size.value = "12"  # one number: a square
+    assert app.state["size"] == (12, 12)
+    scale.value = 0.6  # the slider returns to a scale at any time
+    assert app.state["scale"] == 0.6 and app.state["size"] is None and by.value == "scale"
+
+
+def test_a_size_too_large_is_refused_with_a_message_and_the_app_keeps_working(app):
+    app.set(tab="modes", scale=0.5)
+    app.controls["size"].widget.value = "30000x30000"
+    assert "size=(30000, 30000) is too large for the explorer" in app.message_text
+    assert app.state["scale"] == 0.5 and app.controls["size"].widget.value == ""
+    app.controls["scale"].widget.value = 0.7
+    assert app.message_text == "" and app.state["scale"] == 0.7
+
+
+def test_controls_that_cannot_apply_are_disabled_with_the_reason(app):
+    app.set(tab="modes", modes=("nearest", "area"), reference="nearest", library="torch")
+    ac = app.controls["align_corners"].widget
+    assert ac.disabled and "align_corners does not apply to nearest or area" in ac.tooltip
+    app.set(modes=("nearest", "bilinear"))
+    assert not ac.disabled and ac.tooltip is None
+    app.set(tab="pick")
+    assert app.controls["antialias"].widget.disabled
+    assert "with and without antialias" in app.controls["antialias"].widget.tooltip
+    app.set(tab="gradients", upstream="ones")
+    assert app.controls["seed"].widget.disabled and "random" in app.controls["seed"].widget.tooltip
+    app.set(upstream="random")
+    assert not app.controls["seed"].widget.disabled
+    app.set(tab="modes")
 
 
 def test_zoom_sliders_move_the_crop(app):
@@ -91,12 +152,12 @@ def test_zoom_sliders_move_the_crop(app):
 
 
 def test_tabs_refresh_lazily_when_opened(app):
-    app.set(tab="modes", upstream="ones")
-    app.set(upstream="random")  # the gradients tab is hidden: not computed now
-    assert app.tabs["gradients"].data is None or app.tabs["gradients"].data.upstream != "random"
+    app.set(tab="gradients", upstream="ones")
+    app.set(tab="modes", upstream="rectangle")  # the gradients tab is hidden: not computed now (no worker here)
+    assert app.tabs["gradients"].data.upstream == "ones"
     app.tab_widget.selected_index = 1
     assert app.state["tab"] == "gradients"
-    assert app.tabs["gradients"].data.upstream == "random"
+    assert app.tabs["gradients"].data.upstream == "rectangle"
 
 
 def test_backend_changes_update_version_and_device_choices(app):
@@ -125,6 +186,16 @@ def test_backend_changes_update_version_and_device_choices(app):
     assert "releases:" in shown
 
 
+def test_pick_shows_the_priorities_it_used(app):
+    app.set(tab="pick", content="labels", priorities=None)
+    w = app.controls["priorities"].widget
+    assert w.value == app.tabs["pick"].data.priorities and w.value  # what the content implies, selected
+    assert "for this content" in w.description
+    app.controls["priorities"].widget.value = ("speed",)
+    assert app.state["priorities"] == ("speed",) and app.tabs["pick"].data.priorities == ("speed",)
+    app.set(priorities=None, content="photo")
+
+
 def png(array):
     from PIL import Image
 
@@ -133,74 +204,63 @@ def png(array):
     return buf.getvalue()
 
 
-def test_uploading_an_image(app):
+def test_uploading_an_image_says_what_was_done_to_it(app):
+    app.set(tab="modes", scale=0.5)
     pixels = (np.random.default_rng(2).random((30, 20, 3)) * 255).astype(np.uint8)
     upload = app.controls["upload"].widget
     upload.value = ({"name": "mine.png", "type": "image/png", "size": 10, "content": memoryview(png(pixels)),
                      "last_modified": NOW},)
     assert app.state["image"] == "custom"
     np.testing.assert_allclose(app.image, pixels / 255.0, atol=1e-6)
-    assert "mine.png" in app.readout.value
+    assert "mine.png" in app.readout.value and "reduced" not in app.readout.value
     assert "custom" in app.controls["image"].widget.options
     upload.value = ({"name": "broken.png", "type": "image/png", "size": 4, "content": memoryview(b"\x89PNG"),
                      "last_modified": NOW},)
     assert app.message_text.startswith("broken.png: ")
     np.testing.assert_allclose(app.image, pixels / 255.0, atol=1e-6)  # the previous image stays
-    app.set(image="zone_plate")
-    assert app.message_text == ""
+    big = (np.random.default_rng(3).random((1500, 700)) * 255).astype(np.uint8)
+    upload.value = ({"name": "big.png", "type": "image/png", "size": 10, "content": memoryview(png(big)),
+                     "last_modified": NOW},)
+    assert app.image.shape == (1024, round(700 * 1024 / 1500), 1)
+    assert "big.png: reduced from 1500×700 by an area average" in app.message_text
+    assert "reduced from 1500×700" in app.readout.value  # and it stays said
     app.set(image=IMAGE)
 
 
-def test_large_arrays_are_reduced_with_a_message():
-    big = np.random.default_rng(0).random((700, 350))
-    app = App(big, display="image", scale=0.5)
-    assert app.image.shape == (512, 256, 1)
-    assert "reduced from 700x350 to 512x256" in app.message_text
+def test_uploads_up_to_1024_pixels_are_kept_whole():
+    img = np.random.default_rng(0).random((1024, 900)).astype(np.float32)
+    app = App(img, scale=0.25)
+    assert app.image.shape == (1024, 900, 1) and app.message_text == ""
 
 
-def test_exports(app, tmp_path):
+def test_one_click_exports_download_a_file(app, tmp_path):
     app.set(tab="modes", modes=("bilinear",), scale=0.5)
-    data = app.figure_png()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    app._export_png()
-    link = app.export_area.value
-    assert "download=" in link and base64.b64decode(link.split("base64,")[1].split("'")[0])[:4] == b"\x89PNG"
-    app.save_png(tmp_path / "f.png")
-    assert (tmp_path / "f.png").read_bytes()[:4] == b"\x89PNG"
-    config = json.loads(app.config_json())
-    assert config["scale"] == 0.5 and config["modes"] == ["bilinear"] and config["image"]["shape"] == [32, 36, 3]
-    assert config["call"].startswith("F.interpolate(x, scale_factor=0.5, mode=")
-    app._export_config()
-    assert json.loads(app.export_text.value) == config
+    app.downloads.dpi.value = 100
+    app.downloads.figure()
+    link = app.downloads.link.value
+    assert "download='explorer-modes-100dpi.png'" in link and "onerror='this.previousElementSibling.click()" in link
+    data = base64.b64decode(re.search(r"base64,([^']+)'", link).group(1))
+    from explorer.ui.views.export import png_size, png_text
+
+    assert png_size(data)[0] >= 1600 and json.loads(png_text(data)["explorer-config"])["scale"] == 0.5
+    app.downloads.figure()
+    assert app.downloads.link.value != link  # a second click downloads again
+    app.downloads.config()
+    assert json.loads(app.downloads.text.value) == app.config()
+    assert "explorer-config.json" in app.downloads.link.value
 
 
 def test_fix_code_export():
-    app = App(IMAGE, display="image", backend="torch", device="mps", mode="bicubic", antialias=True)
+    app = App(IMAGE, backend="torch", device="mps", mode="bicubic", antialias=True)
     code = app.fix_code()
     assert "PYTORCH_ENABLE_MPS_FALLBACK=1" in code
-    app._export_code()
-    assert app.export_text.value == code
+    app.downloads.code()
+    assert app.downloads.text.value == code
     assert app.tabs["backends"].code.value == code
 
 
-@pytest.mark.filterwarnings("ignore:Passing unrecognized arguments:DeprecationWarning")
-def test_ipympl_display_updates_artists_in_place():
-    pytest.importorskip("ipympl")
-    from ipympl.backend_nbagg import Canvas
-
-    app = App(IMAGE, display="ipympl", modes=("bilinear", "nearest"), scale=0.5)
-    host = app.tabs["modes"].host
-    assert isinstance(host.widget, Canvas) and host.figure.canvas is host.widget
-    image_artist = app.tabs["modes"].view.images["output:bilinear"]
-    app.set(scale=1.5)
-    assert app.tabs["modes"].view.images["output:bilinear"] is image_artist
-    np.testing.assert_array_equal(image_artist.get_array(), np.clip(forward("bilinear", scale_factor=1.5), 0, 1))
-    host.render()  # what ipympl runs for the next frame
-    assert host.png()[:4] == b"\x89PNG"
-
-
 def test_explore_returns_an_app_that_displays_itself():
-    app = explore("circle", display="image")
+    app = explore("circle")
     assert isinstance(app, App) and app.state["scale"] == 0.125  # the Clean-FID demonstration: 128 -> 16
     assert app.tabs["modes"].data.outputs["bilinear"].shape == (16, 16, 1)
     bundle = app._repr_mimebundle_()

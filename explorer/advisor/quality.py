@@ -34,9 +34,11 @@ import numpy as np
 
 from ..conventions.image_resize import ImageResize
 from ..images import zone_plate
+from ..limits import QUALITY_MAX_OUTPUT_PIXELS
 
 #: Side of the zone plate used for the aliasing and sharpness figures.
 ZONE_PLATE_SIZE = 256
+ZONE_PLATE_MAX_OUTPUT = QUALITY_MAX_OUTPUT_PIXELS
 FIGURES = ("aliasing", "sharpness", "overshoot", "coverage", "uniformity", "misalignment", "taps", "keeps_values")
 
 
@@ -50,8 +52,13 @@ def _zone_resize(resize: ImageResize, image_shape, n: int) -> ImageResize:
 
 def zone_plate_figures(resize: ImageResize, image_shape=None, n: int = ZONE_PLATE_SIZE) -> dict:
     """``aliasing`` and ``sharpness`` of ``resize`` measured on an ``n`` x ``n`` zone plate (cached: they do
-    not depend on the image, only on its shape when the resize gives a size)."""
+    not depend on the image, only on its shape when the resize gives a size).  A zone plate holds every
+    frequency up to Nyquist at any size: when the resize enlarges it past :data:`ZONE_PLATE_MAX_OUTPUT`
+    pixels, a smaller one is measured."""
     shape = tuple(image_shape[:2]) if (image_shape is not None and resize.size is not None) else None
+    h, w = _zone_resize(resize, shape or (n, n), n).output_size((n, n))
+    if h * w > ZONE_PLATE_MAX_OUTPUT:
+        n = max(16, int(n * (ZONE_PLATE_MAX_OUTPUT / (h * w)) ** 0.5))
     return dict(_zone_plate_figures(resize, shape, n))
 
 

@@ -15,3 +15,9 @@ UPSTREAMS = {
     "random": "standard normal noise (seeded)",
     "rectangle": "ones inside a rectangle of the output, zeros elsewhere",
 }
+#: The page width (CSS pixels) the explorer's figures are laid out for: a panel larger than its share of it
+#: is shown as a labelled overview (a wider window zooms the panels up by whole factors; a narrower one
+#: scrolls).  1200 fits JupyterLab and Voila pages at 1400 pixels and more.
+LAYOUT_WIDTH = 1200
+#: The tallest a panel's pixels may be, before any zoom (taller arrays are shown as overviews or cut).
+PANEL_HEIGHT = 420

@@ -1,23 +1,27 @@
 """How the explorer runs a resize: directly (:data:`DIRECT`), or through a cache the tabs share.
 
-A forward computed for the Modes tab is reused by the Gradients tab.
+A forward computed for the Modes tab is reused by the Gradients tab.  The cache is bounded by bytes
+(:data:`explorer.limits.APP_CACHE_BYTES`), least recently used first out, and :meth:`CachedEngine.retain`
+drops the large results of output sizes that are no longer shown.
 
 >>> import numpy as np
 >>> from explorer.conventions.image_resize import ImageResize
 >>> engine = CachedEngine()
 >>> img = np.zeros((8, 8, 1), np.float32)
 >>> r = ImageResize("bilinear", scale=0.5)
->>> engine.forward(r, img) is engine.forward(r, img), engine.hits
-(True, 1)
+>>> engine.forward(r, img) is engine.forward(r, img), engine.hits, engine.bytes
+(True, 1, 64)
 """
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 
 import numpy as np
 
 from ..conventions.image_resize import ImageResize
+from ..limits import APP_CACHE_BYTES, APP_CACHE_KEEP_BYTES
 
 
 class Engine:
@@ -32,7 +36,8 @@ class Engine:
     def coverage(self, resize: ImageResize, shape, out_shape):
         """``W.T @ 1`` on an (H, W) grid: how much each input pixel feeds the (h, w) output."""
         h, w = out_shape[:2]
-        return resize.transpose(np.ones((h, w, 1), np.float32), tuple(shape[:2]) + (1,))[:, :, 0]
+        ones = np.ones((h, w, 1), np.float32)  # one channel: already contiguous planes
+        return resize.transpose(ones, tuple(shape[:2]) + (1,))[:, :, 0]
 
     def transpose(self, resize: ImageResize, grad, shape):
         return resize.transpose(grad, shape)
@@ -42,40 +47,61 @@ DIRECT = Engine()
 
 
 class CachedEngine(Engine):
-    """The last ``capacity`` forward results and coverage maps, keyed by the resize and the image's
-    identity.  :meth:`clear` when the image changes (arrays are compared by identity, never by value)."""
+    """Forward results and coverage maps keyed by the resize, for one image at a time (arrays are compared
+    by identity, never by value: a new image empties the cache).  At most ``budget`` bytes are kept; the
+    least recently used results go first.  Safe to share between the app's threads."""
 
-    def __init__(self, capacity: int = 48):
-        self.capacity = capacity
-        self._store = OrderedDict()
+    def __init__(self, budget: int = APP_CACHE_BYTES):
+        self.budget = budget
+        self._store = OrderedDict()  # key -> (array, output (h, w))
         self._image = None
+        self._lock = threading.RLock()
+        self.bytes = 0
         self.hits = 0
 
-    def _get(self, key, make):
-        if key in self._store:
-            self._store.move_to_end(key)
-            self.hits += 1
-            return self._store[key]
+    def _get(self, key, out_hw, make):
+        with self._lock:
+            if key in self._store:
+                self._store.move_to_end(key)
+                self.hits += 1
+                return self._store[key][0]
         value = make()
         value.setflags(write=False)
-        self._store[key] = value
-        if len(self._store) > self.capacity:
-            self._store.popitem(last=False)
+        with self._lock:
+            if key not in self._store and value.nbytes <= self.budget:
+                self._store[key] = (value, tuple(out_hw))
+                self.bytes += value.nbytes
+                while self.bytes > self.budget:
+                    _, (old, _) = self._store.popitem(last=False)
+                    self.bytes -= old.nbytes
         return value
 
     def _check_image(self, image):
-        if image is not self._image:
-            self._store.clear()
-            self._image = image
+        with self._lock:
+            if image is not self._image:
+                self.clear()
+                self._image = image
 
     def forward(self, resize, image):
         self._check_image(image)
-        return self._get(("forward", resize), lambda: super(CachedEngine, self).forward(resize, image))
+        return self._get(("forward", resize), resize.output_size(image.shape),
+                         lambda: super(CachedEngine, self).forward(resize, image))
 
     def coverage(self, resize, shape, out_shape):
-        return self._get(("coverage", resize, tuple(shape[:2]), tuple(out_shape[:2])),
+        return self._get(("coverage", resize, tuple(shape[:2]), tuple(out_shape[:2])), out_shape[:2],
                          lambda: super(CachedEngine, self).coverage(resize, shape, out_shape))
 
+    def retain(self, output_size, keep_bytes: int = APP_CACHE_KEEP_BYTES):
+        """Drop every result of at least ``keep_bytes`` whose output size is not ``output_size`` (H, W): the
+        app calls this when the size shown changes, so large results of earlier sizes do not linger."""
+        with self._lock:
+            for key, (value, out_hw) in list(self._store.items()):
+                if out_hw != tuple(output_size) and value.nbytes >= keep_bytes:
+                    del self._store[key]
+                    self.bytes -= value.nbytes
+
     def clear(self):
-        self._store.clear()
-        self._image = None
+        with self._lock:
+            self._store.clear()
+            self._image = None
+            self.bytes = 0

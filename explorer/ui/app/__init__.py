@@ -1,11 +1,11 @@
-"""The interactive explorer (ipywidgets + matplotlib): six tabs over one shared state.
+"""The interactive explorer (ipywidgets): six tabs over one shared state.
 
->>> app = App(display="image")
+>>> app = App()
 >>> sorted(app.tabs)
 ['backends', 'gradients', 'kernels', 'libraries', 'modes', 'pick']
 """
 
-from .app import App, explore
+from .app import App, explore, scenarios
 from .state import DEFAULTS, TABS, State
 
-__all__ = ["App", "explore", "State", "DEFAULTS", "TABS"]
+__all__ = ["App", "explore", "scenarios", "State", "DEFAULTS", "TABS"]

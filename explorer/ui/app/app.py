@@ -1,6 +1,6 @@
-"""The interactive explorer: six tabs over one state, live figures, errors shown in the app.
+"""The interactive explorer: six tabs over one state, figures drawn as they change, errors shown in the app.
 
->>> app = App(display="image")
+>>> app = App()
 >>> app.set(mode="bicubic", scale=0.37).state["scale"]
 0.37
 >>> app.set(scale=0)
@@ -9,131 +9,141 @@ Traceback (most recent call last):
 explorer.errors.ArgumentValueError: scale=0 is not valid; give a positive finite number (output / input), e.g. 0.5 or 1.7
 >>> app.message_text
 'scale=0 is not valid; give a positive finite number (output / input), e.g. 0.5 or 1.7'
->>> app.set(scale=2.0).state["scale"], app.message_text
-(2.0, '')
+>>> app.set(size=(64, 48)).set(size=None).state["scale"], app.message_text   # clearing the size: the scale again
+(0.37, '')
 """
 
 from __future__ import annotations
 
-import base64
+import contextlib
 import html
 import json
-import time
+from typing import NamedTuple
 
 import ipywidgets as W
 import numpy as np
 
 from ...conventions.image_resize import ImageResize
-from ...errors import ArgumentValueError
+from ...errors import ArgumentValueError, choice_error
 from ...images import TEST_IMAGES, fit_image, test_image
 from ...limits import APP_MAX_SIDE
 from ..engine import CachedEngine
+from ..views.html_figure import STYLE
+from .applies import disabled
 from .controls import DEFAULT, LATEST, build_controls, crop_from_centre
-from .hosts import default_display
-from .state import DEFAULTS, TABS, State
+from .downloads import Downloads
+from .links import config_settings, query_settings
+from .state import DEFAULTS, TABS, State, check_budget
 from .tabs import TAB_CLASSES, fix_code
 
-#: A user image larger than this (longer side, pixels) is reduced to it, with a message.
+_SHARED_ROWS = (("image", "upload"), ("resize_by", "scale", "size", "align_corners", "antialias"))
 
-_SHARED_ROWS = (("image", "upload", "mode", "reference", "scale", "size"),
-                ("modes", "align_corners", "antialias", "library", "backend", "version", "opset", "device", "training",
-                 "crop_x", "crop_y"))
+
+def scenarios() -> dict:
+    """The one-click lessons (name -> Scenario with ``title``, ``explanation`` and ``changes``)."""
+    try:
+        from ..scenarios import SCENARIOS
+    except ImportError:  # the lessons module is not part of this installation
+        return {}
+    return dict(SCENARIOS)
 
 
 class App:
     """The explorer.  Display it in a notebook (it is its own widget); drive it from code with :meth:`set`.
 
     ``app.state`` is a read-only mapping of every setting (:data:`explorer.ui.app.state.DEFAULTS`):
-    ``tab, image, mode, modes, reference, scale, size, align_corners, antialias, library, libraries, backend,
-    version, opset, device, training, upstream, seed, rect, crop, length, sample, content, priorities, targets,
-    frameworks``.  ``app.set(**changes)`` validates every change first (a bad value raises a ValueError naming
-    the key, the value and the choices, and shows the same message in the app), then redraws the visible tab;
-    errors while computing (an unsupported combination, a size too small) appear in the panels and in the
-    message area, and the app keeps working.
+    ``tab, image, mode, modes, reference, scale, size, align_corners, antialias, library, libraries,
+    same_options, backend, version, opset, device, training, upstream, seed, rect, crop, length, sample, content,
+    priorities, targets, frameworks``.  ``app.set(**changes)`` validates every change first (a bad value
+    raises a ValueError naming the key, the value and the choices, and shows the same message in the app),
+    then redraws the visible tab; errors while computing appear in the panels and in the message area, and the
+    app keeps working.  ``app.scenario(name)`` opens a lesson; ``App(config=...)`` reopens an exported
+    configuration and ``App(query="scenario=aliasing&scale=0.25")`` a link's settings.
 
-    ``display="ipympl"`` draws on live ipympl canvases, artists updated in place (the default under
-    ``%matplotlib widget``); ``display="image"`` renders PNGs into ``ipywidgets.Image`` (the default elsewhere).
+    In a running kernel a worker thread computes and draws (the newest change wins, hidden tabs are prepared
+    when idle, "updating…" shows after 150 ms); elsewhere every change is drawn before :meth:`set` returns.
 
-    Stable CSS classes, for browser tests:
-
-    * ``explorer-root`` (the whole app), ``explorer-controls`` (the shared control rows), ``explorer-tabs``
-      (the Tab widget), ``explorer-tab-<name>`` (each panel: modes, gradients, kernels, libraries, backends,
-      pick), ``explorer-message`` (errors and notes), ``explorer-readout`` (the current resize in words),
-      ``explorer-caption`` (what each figure shows);
-    * ``explorer-figure`` on every figure widget (the ipympl canvas or the Image) plus
-      ``explorer-figure-<tab name>``;
-    * one class per control, ``explorer-<key>`` with dashes: ``explorer-image``, ``explorer-upload``,
-      ``explorer-mode``, ``explorer-modes``, ``explorer-reference``, ``explorer-scale``, ``explorer-size``,
-      ``explorer-align-corners``, ``explorer-antialias``, ``explorer-library``, ``explorer-libraries``,
-      ``explorer-backend``, ``explorer-version``, ``explorer-opset``, ``explorer-device``, ``explorer-training``,
-      ``explorer-upstream``, ``explorer-seed``, ``explorer-crop-x``, ``explorer-crop-y``, ``explorer-length``,
-      ``explorer-sample``, ``explorer-content``, ``explorer-priorities``, ``explorer-targets``,
-      ``explorer-frameworks``;
-    * export: ``explorer-export-png``, ``explorer-export-config``, ``explorer-export-code`` (buttons),
-      ``explorer-export`` (the download link), ``explorer-export-text`` (text to copy);
-    * tab outputs: ``explorer-metrics`` (libraries table), ``explorer-findings`` (advisor findings and
-      fixes), ``explorer-fix-code``, ``explorer-pick-why``, ``explorer-pick-table``, ``explorer-pick-code``.
+    Stable CSS classes for browser tests are listed in :data:`explorer.ui.app.controls.CSS_CLASSES`.
     """
 
-    def __init__(self, image=None, *, display: str | None = None, **settings):
+    def __init__(self, image=None, *, config=None, query=None, **settings):
         self.state = State()
         self.engine = CachedEngine()
-        self.display = display or default_display()
-        self._custom = None
-        self._custom_name = ""
-        self._incoming_name = "array"
-        self._pending_note = ""
-        self._image_token = 0
-        self._syncing = False
-        self.message_text = ""
-        self.last_timing = {}
+        self._custom, self.image_token, self.image_name, self.image_note = None, 0, "photo", ""
+        self._incoming_name, self._pending_note, self._syncing = "array", "", False
+        self.message_text, self.last_timing = "", {}
         self.controls = build_controls(self.state)
-        self.message = W.HTML()
-        self.message.add_class("explorer-message")
-        self.readout = W.HTML()
-        self.readout.add_class("explorer-readout")
-        self.tabs = {cls.name: cls(self, self.display) for cls in TAB_CLASSES}
+        self.tabs = {cls.name: cls(self) for cls in TAB_CLASSES}
+        self.downloads = Downloads(self)
+        self.widget = self._build_layout()
+        self.renderer = _renderer(self)
+        self._observe()
+        self._sync_backend_options()
+        self._open(image, config, query, settings)
+
+    def _build_layout(self):
+        self.message, self.readout, self.busy_mark, self.lesson = W.HTML(), W.HTML(), W.HTML(), W.HTML()
+        for w, name in ((self.message, "message"), (self.readout, "readout"), (self.busy_mark, "busy-mark"),
+                        (self.lesson, "scenario-text")):
+            w.add_class(f"explorer-{name}")
+        lessons = scenarios()
+        self.scenario_menu = W.Dropdown(options=[("lessons…", "")] + [(s.title, n) for n, s in lessons.items()],
+                                        value="", description="open a lesson", style={"description_width": "initial"},
+                                        layout=W.Layout(width="420px", display=None if lessons else "none"))
+        self.scenario_menu.add_class("explorer-scenario")
         self.tab_widget = W.Tab(children=[t.widget(self.controls) for t in self.tabs.values()],
                                 titles=[t.title for t in self.tabs.values()])
         self.tab_widget.add_class("explorer-tabs")
-        controls_box = W.VBox([W.HBox([self.controls[k].widget for k in row],
-                                      layout=W.Layout(flex_flow="row wrap")) for row in _SHARED_ROWS])
-        controls_box.add_class("explorer-controls")
-        self.export_area = W.HTML()
-        self.export_area.add_class("explorer-export")
-        self.export_text = W.Textarea(layout=W.Layout(width="900px", height="120px", display="none"))
-        self.export_text.add_class("explorer-export-text")
-        buttons = []
-        for name, text, handler in (("png", "save figure (PNG)", self._export_png),
-                                    ("config", "configuration (JSON)", self._export_config),
-                                    ("code", "fix code", self._export_code)):
-            b = W.Button(description=text, layout=W.Layout(width="190px"))
-            b.add_class(f"explorer-export-{name}")
-            b.on_click(handler)
-            buttons.append(b)
-        self.widget = W.VBox([controls_box, self.readout, self.message, self.tab_widget,
-                              W.HBox(buttons), self.export_area, self.export_text])
-        self.widget.add_class("explorer-root")
-        self._observe()
-        self._sync_backend_options()
-        initial = dict(settings)
+        rows = [W.HBox([self.controls[k].view for k in row], layout=W.Layout(flex_flow="row wrap"))
+                for row in _SHARED_ROWS]
+        rows[0].children = (self.scenario_menu,) + rows[0].children
+        shared = W.VBox(rows)
+        shared.add_class("explorer-controls")
+        style = W.HTML(f"<style>{STYLE}</style>", layout=W.Layout(height="0px", margin="0", overflow="hidden"))
+        root = W.VBox([style, shared, W.HBox([self.readout, self.busy_mark]), self.lesson, self.message,
+                       self.tab_widget, self.downloads.widget], layout=W.Layout(width="100%"))
+        root.add_class("explorer-root")
+        return root
+
+    def _open(self, image, config, query, settings):
+        """The first state: a configuration, then a link's scenario and settings, then ``settings``; problems
+        with a configuration or a link are shown, not raised (the app opens anyway)."""
+        problems, initial, lesson = [], {}, None
+        if config is not None:
+            initial, problems = config_settings(config)
+        if query:
+            lesson, linked, bad = query_settings(query)
+            problems += bad
+            if lesson is not None and lesson not in scenarios():
+                problems.append(str(choice_error("scenario", lesson, scenarios())))
+                lesson = None
+            initial.update(({} if lesson is None else scenarios()[lesson].changes) | linked)
+        initial.update(settings)
         if image is not None:
             initial["image"] = image
-        name = initial.get("image", DEFAULTS["image"])
-        if (isinstance(name, str) and name in TEST_IMAGES and "scale" not in initial and "size" not in initial):
+        name = initial.get("image")
+        if isinstance(name, str) and name in TEST_IMAGES and "scale" not in initial and "size" not in initial:
             initial["scale"] = TEST_IMAGES[name].suggested_scale
-        if initial:
-            self.set(**initial)
-        else:
+        try:
+            if initial:
+                self.set(**initial)
+            else:
+                self._after_change(set(DEFAULTS))
+        except ValueError as exc:
+            if config is None and not query:
+                raise
+            problems.append(str(exc))
             self._after_change(set(DEFAULTS))
+        if lesson is not None:
+            self._show_lesson(lesson)
+        if problems:
+            self._show("; ".join(problems), error=True)
 
     # ------------------------------------------------------------------ public
     @property
     def image(self) -> np.ndarray:
         """The current input image, (H, W, C) float32 in [0, 1]."""
-        if self.state["image"] == "custom":
-            return self._custom
-        return test_image(self.state["image"])
+        return self._custom if self.state["image"] == "custom" else test_image(self.state["image"])
 
     @property
     def visible_tab(self):
@@ -146,42 +156,85 @@ class App:
         except ValueError as exc:
             self._show(str(exc), error=True)
             raise
+        self._commit_image(valid)
         self.state.apply(valid)
         self._after_change(set(valid))
         return self
 
-    def key_of(self, name):
-        """What a tab compares to decide whether to redraw: the value of a setting, an image token."""
-        if name == "image":
-            return self._image_token, self.state["image"]
-        if name == "image_width":
-            return self.image.shape[1]
-        return self.state[name]
+    def scenario(self, name: str) -> "App":
+        """Open the lesson ``name`` (see :func:`explorer.scenarios`): its settings, and its explanation."""
+        lessons = scenarios()
+        if name not in lessons:
+            error = choice_error("scenario", name, lessons)
+            self._show(str(error), error=True)
+            raise error
+        self.set(**lessons[name].changes)
+        self._show_lesson(name)
+        return self
 
-    def figure(self, tab: str | None = None):
-        """The matplotlib Figure of a tab (default: the visible one), drawn for the current state."""
-        t = self.tabs[tab or self.state["tab"]]
-        t.refresh()
-        return t.host.figure
+    def figure(self, tab: str | None = None, dpi: int = 100):
+        """The figure of a tab (default: the visible one) for the current state, as a matplotlib Figure with
+        the settings stamped on it: what :meth:`save_png` writes."""
+        t = self._tab(tab)
+        with self._render_lock():
+            t.refresh()
+            return self._export(t, dpi)
 
-    def figure_png(self, tab: str | None = None) -> bytes:
-        """The figure of a tab (default: the visible one) as PNG bytes."""
-        t = self.tabs[tab or self.state["tab"]]
-        t.refresh()
-        return t.host.png()
+    def figure_bytes(self, tab: str | None = None, *, fmt: str = "png", dpi: int = 150) -> bytes:
+        """The figure of a tab as PNG (at ``dpi``), SVG or PDF bytes, the configuration stored in the file."""
+        from ..views.export import figure_bytes
 
-    def save_png(self, path, tab: str | None = None):
-        """Write the figure of a tab to ``path`` as PNG."""
+        t = self._tab(tab)
+        with self._render_lock():
+            t.refresh()
+            fig = self._export(t, dpi)
+        meta = {"Software": "interpolation-explorer", "Title": f"explorer: {t.title}",
+                "explorer-config": json.dumps(dict(self.config(), tab=t.name), sort_keys=True)}
+        return figure_bytes(fig, fmt, dpi, meta)
+
+    def _export(self, t, dpi):
+        from ..views.export import frame_figure, panel_export
+        from ..views.panels import PanelFigure
+        from .tabs import Snapshot
+
+        if isinstance(t.shown, PanelFigure):
+            return panel_export(t.shown, self.stamp(t.name), dpi)
+        fig = t.export_figure(t.data, Snapshot(self))
+        fig.set_dpi(dpi)
+        return frame_figure(fig, self.stamp(t.name), t.caption_text)
+
+    def save_png(self, path, tab: str | None = None, dpi: int = 150):
+        """Write the figure of a tab (default: the visible one) to ``path`` as a PNG at ``dpi`` (at least 1600
+        pixels wide), the settings stamped on it and the configuration in its ``explorer-config`` text."""
+        self.save(path, tab, dpi, "png")
+
+    def save(self, path, tab: str | None = None, dpi: int = 150, fmt: str | None = None):
+        """Write the figure of a tab to ``path``: PNG, SVG or PDF (from ``fmt`` or the file's suffix)."""
+        fmt = fmt or str(path).rsplit(".", 1)[-1].lower()
         with open(path, "wb") as fh:
-            fh.write(self.figure_png(tab))
+            fh.write(self.figure_bytes(tab, fmt=fmt, dpi=dpi))
+
+    def stamp(self, tab: str | None = None) -> str:
+        """The settings a figure of ``tab`` depends on, in one line (stamped on exported figures)."""
+        t = self._tab(tab)
+        img = self.image
+        out = self._resize().output_size(img.shape) if self._resize() else ("?", "?")
+        parts = [f"interpolation-explorer · {t.title}", f"{self.image_name} {img.shape[0]}×{img.shape[1]} → "
+                 f"{out[0]}×{out[1]}"]
+        for key in t.keys:
+            if key in ("image", "image_width", "rect", "crop") or (key == "seed" and self.state["upstream"] != "random"):
+                continue
+            value = self.state[key]
+            if value is None:
+                continue
+            parts.append(f"{key} {', '.join(map(str, value)) if isinstance(value, tuple) else value}")
+        return " · ".join(parts)
 
     def config(self) -> dict:
         """The current settings as plain JSON-able values (a custom image appears as its name and shape)."""
-        out = {}
-        for key, value in self.state.items():
-            out[key] = list(value) if isinstance(value, tuple) else value
+        out = {key: list(value) if isinstance(value, tuple) else value for key, value in self.state.items()}
         if self.state["image"] == "custom":
-            out["image"] = {"custom": self._custom_name or "array", "shape": list(self._custom.shape)}
+            out["image"] = {"custom": self.image_name, "shape": list(self._custom.shape)}
         r = self._resize()
         if r is not None:
             out["call"] = r.call()
@@ -193,57 +246,103 @@ class App:
     def fix_code(self) -> str:
         """The code of the advisor's fixes for the current backend setup (empty when nothing needs fixing)."""
         t = self.tabs["backends"]
-        t.refresh()
+        with self._render_lock():
+            t.refresh()
         return fix_code(t.data)
 
     def _repr_mimebundle_(self, **kwargs):
         return self.widget._repr_mimebundle_(**kwargs)
 
+    def _tab(self, tab):
+        name = tab or self.state["tab"]
+        if name not in self.tabs:
+            raise choice_error("tab", name, TABS)
+        return self.tabs[name]
+
+    def _render_lock(self):
+        return self.renderer.lock if self.renderer is not None else contextlib.nullcontext()
+
     # ------------------------------------------------------------------ changes
     def _validate(self, changes):
         changes = dict(changes)
-        image = changes.get("image")
-        if isinstance(image, str) and image == "custom":
+        if isinstance(changes.get("image"), str) and changes["image"] == "custom":
             if self._custom is None:
                 raise ArgumentValueError("image='custom' is not valid: no custom image was given; pass an array, "
-                                 "bytes or a pathlib.Path")
+                                         "bytes or a pathlib.Path")
             changes.pop("image")
         valid = self.state.validate(changes)
-        if isinstance(valid.get("image"), np.ndarray):
-            img, note = fit_image(valid["image"], APP_MAX_SIDE)
-            img.setflags(write=False)
-            self._custom, self._custom_name = img, self._incoming_name
-            self._pending_note = note
-            valid["image"] = "custom"
-            self._image_token += 1
-        elif "image" in valid and valid["image"] != self.state["image"]:
-            self._image_token += 1
+        image = valid.get("image")
+        if isinstance(image, np.ndarray):
+            valid["image"] = image = self._fitted(image)
+        shape = (image.array.shape if isinstance(image, Upload) else test_image(image).shape if image is not None
+                 else self.image.shape)
+        size = valid["size"] if "size" in valid else self.state["size"]
+        scale = valid["scale"] if "scale" in valid else self.state["scale"]
+        check_budget(shape, scale if size is None else None, size)
         return valid
+
+    def _fitted(self, img) -> "Upload":
+        """A new custom image, reduced to :data:`APP_MAX_SIDE` when larger (the readout keeps saying so)."""
+        h, w = img.shape[:2]
+        img, reduced = fit_image(img, APP_MAX_SIDE)
+        img.setflags(write=False)
+        note = (f"reduced from {h}×{w} by an area average (antialiased) to stay within the explorer's "
+                f"{APP_MAX_SIDE}-pixel side" if reduced else "")
+        return Upload(img, self._incoming_name, note)
+
+    def _commit_image(self, valid):
+        image = valid.get("image")
+        if isinstance(image, Upload):
+            self._custom, self.image_name, self.image_note = image.array, image.name, image.note
+            valid["image"] = "custom"
+            self._pending_note = f"{image.name}: {image.note}" if image.note else ""
+            self.image_token += 1
+        elif image is not None and image != self.state["image"]:
+            self.image_token += 1
+            self.image_name, self.image_note = image, ""
 
     def _after_change(self, keys):
         self._sync_widgets(keys)
+        self._sync_enabled()
         self._update_readout()
+        r = self._resize()
+        if r is not None:
+            self.engine.retain(r.output_size(self.image.shape))
         self._refresh()
 
     def _refresh(self):
-        """Redraw the visible tab if it needs it; then say what could not be computed, or the pending note."""
+        """Draw the visible tab if it needs it (now, or through the worker); then report."""
+        if self.renderer is not None:
+            if not self.renderer.request() and self.visible_tab.data is not None:
+                self.report(self.visible_tab)
+            return
         tab = self.visible_tab
-        t0 = time.perf_counter()
-        note, self._pending_note = self._pending_note, ""
         try:
             refreshed = tab.refresh()
         except Exception as exc:  # noqa: BLE001 - the app must keep working: say what failed
             tab.drawn_key = None
-            self._show(f"{tab.title} could not be drawn: {type(exc).__name__}: {exc}", error=True)
-            self.last_timing = {"tab": tab.name, "refreshed": False, "total": time.perf_counter() - t0}
+            self.report_failure(tab, exc)
             return
+        self.report(tab, refreshed)
+
+    def report(self, tab, refreshed: bool = True):
+        """After the visible tab was drawn: what could not be computed, or the pending note."""
+        note, self._pending_note = self._pending_note, ""
         problems = tab.problems(tab.data) if tab.data is not None else []
         if problems:
             self._show("; ".join(problems), error=True)
         else:
             self._show(note)
-        self.last_timing = dict(tab.timing if refreshed else {}, total=time.perf_counter() - t0, tab=tab.name,
-                                refreshed=refreshed)
+        self.last_timing = dict(tab.timing if refreshed else {}, tab=tab.name, refreshed=refreshed)
+
+    def report_failure(self, tab, exc):
+        self._show(f"{tab.title} could not be drawn: {type(exc).__name__}: {exc}", error=True)
+        self.last_timing = {"tab": tab.name, "refreshed": False}
+
+    def set_busy(self, on: bool):
+        """Say that the visible figure is being updated (dimmed, "updating…")."""
+        self.busy_mark.value = "updating…" if on else ""
+        (self.widget.add_class if on else self.widget.remove_class)("explorer-busy")
 
     def _resize(self, mode=None):
         s = self.state
@@ -255,38 +354,54 @@ class App:
 
     def _update_readout(self):
         s, img = self.state, self.image
-        name = (self._custom_name or "custom image") if s["image"] == "custom" else s["image"]
         r = self._resize()
         out = "" if r is None else "{}×{}".format(*r.output_size(img.shape))
         how = f"scale {s['scale']:g}" if s["scale"] is not None else f"size {s['size'][0]}×{s['size'][1]}"
-        self.readout.value = (f"<b>{html.escape(name)}</b> {img.shape[0]}×{img.shape[1]} → {out} ({how}) · "
-                              f"{html.escape(s['mode'])} · {html.escape(s['library'])} convention")
+        origin = f" ({html.escape(self.image_note)})" if self.image_note else ""
+        self.readout.value = (f"<b>{html.escape(self.image_name)}</b> {img.shape[0]}×{img.shape[1]}{origin} → "
+                              f"{out} ({how})")
 
     def _show(self, text, error=False):
         self.message_text = text
         colour = "#b00000" if error else "#444444"
         self.message.value = f"<span style='color:{colour}'>{html.escape(text)}</span>" if text else ""
 
+    def _show_lesson(self, name):
+        s = scenarios()[name]
+        self.lesson.value = f"<b>{html.escape(s.title)}</b>: {html.escape(s.explanation)}"
+        with self._quiet():
+            self.scenario_menu.value = name
+
     # ------------------------------------------------------------------ widgets
     def _observe(self):
+        handlers = {"upload": self._on_upload, "resize_by": self._on_resize_by}
         for name, control in self.controls.items():
-            if name == "upload":
-                control.widget.observe(self._on_upload, "value")
-            else:
-                control.widget.observe(lambda change, c=control, n=name: self._on_widget(c, n, change), "value")
+            handler = handlers.get(name) or (lambda change, c=control, n=name: self._on_widget(c, n, change))
+            control.widget.observe(handler, "value")
         self.tab_widget.observe(self._on_tab, "selected_index")
+        self.scenario_menu.observe(self._on_scenario, "value")
 
     def _on_widget(self, control, name, change):
         if self._syncing:
             return
         try:
             value = control.from_widget(change["new"])
+            if name == "scale" and _snapped(control.widget, self.state["scale"], value):
+                return  # the slider rounding the state's scale to its step: not a change
             if name in ("crop_x", "crop_y"):
                 value = crop_from_centre(self.state["crop"], 1 if name == "crop_x" else 0, value)
             self.set(**{control.key: value})
         except ValueError as exc:
             self._show(str(exc), error=True)
             self._sync_widgets({control.key})  # back to the state's value; the message says why
+
+    def _on_resize_by(self, change):
+        if self._syncing:
+            return
+        if change["new"] == "scale":
+            self.set(scale=self.state.last_scale)
+        elif self.state["size"] is None:
+            self.set(size=self._resize().output_size(self.image.shape))
 
     def _on_upload(self, change):
         if self._syncing or not change["new"]:
@@ -302,13 +417,24 @@ class App:
             self._incoming_name = "array"
 
     def _on_tab(self, change):
-        if self._syncing or change["new"] is None:
-            return
-        self.set(tab=TABS[change["new"]])
+        if not self._syncing and change["new"] is not None:
+            self.set(tab=TABS[change["new"]])
+
+    def _on_scenario(self, change):
+        if not self._syncing and change["new"]:
+            self.scenario(change["new"])
+
+    @contextlib.contextmanager
+    def _quiet(self):
+        """Widget values set inside do not come back as changes."""
+        was, self._syncing = self._syncing, True
+        try:
+            yield
+        finally:
+            self._syncing = was
 
     def _sync_widgets(self, keys):
-        self._syncing = True
-        try:
+        with self._quiet():
             if "backend" in keys:
                 self._sync_backend_options()
             if "image" in keys:
@@ -316,80 +442,80 @@ class App:
                 if list(self.controls["image"].widget.options) != options:
                     self.controls["image"].widget.options = options
             for name, control in self.controls.items():
-                if control.key in keys and name != "upload":
+                if control.key in keys and name not in ("upload", "resize_by"):
                     value = self.state[control.key]
-                    if control.key == "scale" and value is None:
-                        control.widget.disabled = True
-                        continue
-                    if control.key in ("scale", "size"):
-                        self.controls["scale"].widget.disabled = self.state["scale"] is None
-                    if control.key == "sample" and value is None:
+                    if (control.key == "scale" and value is None) or (control.key == "sample" and value is None):
                         continue
                     control.widget.value = control.to_widget(value)
+            self.controls["resize_by"].widget.value = "size" if self.state["size"] is not None else "scale"
             if "tab" in keys:
                 self.tab_widget.selected_index = TABS.index(self.state["tab"])
-        finally:
-            self._syncing = False
+
+    def _sync_enabled(self):
+        reasons = disabled(self.state, self.state["tab"], self.state.backends)
+        for key in ("align_corners", "antialias", "seed", "version", "opset", "device"):
+            self.controls[key].disable(reasons.get(key, ""))
 
     def _sync_backend_options(self):
         """The version, opset and device choices of the backend: the eras and opsets where some answer of the
         knowledge base changes (labelled by the releases each covers), and the backend's devices."""
         entry = self.state.backends.get(self.state["backend"])
-        info = entry[3] if entry else None
-        versions = info.version_choices if info else []
+        versions = entry[3].version_choices if entry else []
         opsets = [(str(o), o) for o in entry[2]] if entry else []
         devices = [(d, d) for d in entry[1]] if entry else []
-        was = self._syncing
-        self._syncing = True
-        try:
+        with self._quiet():
             for key, extra, values in (("version", LATEST, versions), ("opset", DEFAULT, opsets),
                                        ("device", DEFAULT, devices)):
                 control = self.controls[key]
                 control.widget.options = [(extra, extra), *values]
                 control.widget.value = control.to_widget(self.state[key])
-                if key == "opset":
-                    control.widget.disabled = not values
-        finally:
-            self._syncing = was
 
     def sync_sample_slider(self, m, sample):
         """Keep the Kernels tab's output slider within the axis's output samples."""
         w = self.controls["sample"].widget
-        was = self._syncing
-        self._syncing = True
-        try:
+        with self._quiet():
             w.max = max(m - 1, 1)
             w.value = int(sample)
-        finally:
-            self._syncing = was
 
-    # ------------------------------------------------------------------ export
-    def _export_png(self, _=None):
-        data = self.figure_png()
-        link = base64.b64encode(data).decode()
-        self.export_area.value = (f"<a download='explorer-{self.state['tab']}.png' "
-                                  f"href='data:image/png;base64,{link}'>download the {self.state['tab']} figure "
-                                  f"(PNG, {len(data) // 1024} KiB)</a>")
-        self.export_text.layout.display = "none"
-
-    def _export_text(self, text, filename, what):
-        self.export_text.value = text
-        self.export_text.layout.display = None
-        link = base64.b64encode(text.encode()).decode()
-        self.export_area.value = (f"{what}: select the text below and copy it, or "
-                                  f"<a download='{filename}' href='data:text/plain;base64,{link}'>download it</a>")
-
-    def _export_config(self, _=None):
-        self._export_text(self.config_json(), "explorer-config.json", "configuration")
-
-    def _export_code(self, _=None):
-        code = self.fix_code()
-        if not code:
-            code = "# no fixes: the advisor found nothing to fix for this backend setup"
-        self._export_text(code, "explorer-fixes.txt", "fix code")
+    def show_priorities(self, used):
+        """Show the priorities the Pick tab used: chosen ones, or those its content implies."""
+        w = self.controls["priorities"].widget
+        with self._quiet():
+            w.value = tuple(used)
+            w.description = "matters (chosen)" if self.state["priorities"] is not None else "matters (for this content)"
 
 
-def explore(image=None, **settings) -> App:
+def _snapped(slider, old, new) -> bool:
+    """Whether ``new`` is only ``old`` rounded to a log slider's step (the page echoes such a rounding)."""
+    import math
+
+    return old is not None and abs(math.log10(new) - math.log10(old)) <= slider.step / 2 + 1e-12
+
+
+class Upload(NamedTuple):
+    """A custom image on its way into the state: the array, its name and what was done to it."""
+
+    array: np.ndarray
+    name: str
+    note: str
+
+
+def _renderer(app):
+    """The worker-thread renderer inside a running event loop (a kernel), else None (draw synchronously)."""
+    import asyncio
+
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+    from .render import Renderer
+
+    return Renderer(app, loop)
+
+
+def explore(image=None, *, config=None, query=None, **settings) -> App:
     """Open the explorer on ``image`` (a built-in name, an (H, W[, C]) array, image bytes or a path; default:
-    the photo) with any settings of :class:`App`; in a notebook the returned App displays itself."""
-    return App(image, **settings)
+    the photo) with any settings of :class:`App`; ``config``: a configuration exported by the app (dict, JSON
+    or a path); ``query``: a link's query string, e.g. ``"scenario=aliasing"``.  In a notebook the returned
+    App displays itself."""
+    return App(image, config=config, query=query, **settings)

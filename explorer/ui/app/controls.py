@@ -1,14 +1,15 @@
 """The explorer's widgets, one :class:`Control` per state key, and how values cross between them.
 
-Every control carries the CSS class ``explorer-<key>`` (underscores become dashes) so browser tests can find
-it; :data:`CSS_CLASSES` lists them all.
+The controls are data: :data:`SPECS` says, for each key, which widget shows it and with what label; a few
+keys need their own conversion (the size text, the crop sliders, None as "latest" / "default").  Every
+control carries the CSS class ``explorer-<key>`` (underscores become dashes) so browser tests can find it.
 
 >>> from explorer.ui.app.state import State
 >>> controls = build_controls(State())
->>> controls["scale"].widget.value, controls["size"].widget.value
-(0.5, '')
->>> controls["size"].from_widget("64x48"), controls["size"].from_widget("")
-((64, 48), None)
+>>> controls["scale"].widget.value, controls["size"].widget.value, controls["resize_by"].widget.value
+(0.4, '', 'scale')
+>>> parse_size("64x48"), parse_size("64×48"), parse_size(" 32 "), parse_size("")
+((64, 48), (64, 48), (32, 32), None)
 >>> "explorer-align-corners" in controls["align_corners"].widget._dom_classes
 True
 """
@@ -29,125 +30,57 @@ from ...limits import APP_MAX_LENGTH
 from ..defaults import UPSTREAMS
 from .state import SCALE_RANGE
 
-_NARROW = W.Layout(width="210px")
 LATEST, DEFAULT = "latest", "default"  # the version and device widgets' words for None
-_DESC = {"description_width": "70px"}
+_STYLE = {"description_width": "initial"}
 
 
 class Control:
-    """A widget bound to one state key; ``to_widget``/``from_widget`` convert values."""
+    """A widget bound to one state key; ``to_widget`` / ``from_widget`` convert values."""
 
-    def __init__(self, key, widget, to_widget=None, from_widget=None, names="value"):
+    def __init__(self, key, widget, to_widget=None, from_widget=None, css=None, view=None):
         self.key = key
         self.widget = widget
+        self.view = view or widget  # what the layout places: the widget, or a box holding it and its label
         self.to_widget = to_widget or (lambda v: v)
         self.from_widget = from_widget or (lambda v: v)
-        self.names = names
-        widget.add_class(css_class(key))
+        widget.add_class(css_class(css or key))
+
+    def disable(self, reason: str = ""):
+        """Grey the control out with ``reason`` as its tooltip ('' enables it again)."""
+        self.widget.disabled = bool(reason)
+        self.widget.tooltip = reason or None
 
 
 def css_class(key: str) -> str:
     return "explorer-" + key.replace("_", "-")
 
 
-def _size_text(value):
-    return "" if value is None else f"{value[0]}x{value[1]}"
+def size_text(value) -> str:
+    return "" if value is None else f"{value[0]}×{value[1]}"
 
 
-def _parse_size(text):
+def parse_size(text):
+    """A typed size: ``HxW``, ``H×W``, ``H, W`` or one number for a square; empty: no size (the scale)."""
     text = (text or "").strip()
     if not text:
         return None
-    parts = re.split(r"\s*[x×,*]\s*|\s+", text)
+    parts = [p for p in re.split(r"\s*[x×X,*]\s*|\s+", text) if p]
     try:
-        numbers = [int(p) for p in parts if p]
+        numbers = [int(p) for p in parts]
     except ValueError:
-        raise ArgumentValueError(f"size={text!r} is not valid; type height x width, e.g. 64x64 (or one number "
-                         "for a square), or leave it empty to use the scale") from None
+        raise ArgumentValueError(f"size={text!r} is not valid; type height × width, e.g. 64×48 (or one number "
+                                 "for a square), or leave it empty to use the scale") from None
     if len(numbers) == 1:
         numbers = numbers * 2
     if len(numbers) != 2:
-        raise ArgumentValueError(f"size={text!r} is not valid; type height x width, e.g. 64x64")
+        raise ArgumentValueError(f"size={text!r} is not valid; type height × width, e.g. 64×48")
     return tuple(numbers)
 
 
-def _crop_centre(axis):
+def crop_centre(axis):
     def to_widget(crop):
         return round((crop[axis] + crop[axis + 2]) / 2, 4)
     return to_widget
-
-
-def build_controls(state) -> dict:
-    """One Control per settable key (and ``upload`` for files)."""
-    backends = tuple(state.backends) or ("torch",)
-    c = {}
-
-    def dropdown(key, options, description, **kw):
-        c[key] = Control(key, W.Dropdown(options=options, value=kw.pop("value", state[key]),
-                                         description=description, style=_DESC, layout=_NARROW), **kw)
-
-    def multi(key, options, description, rows=6):
-        c[key] = Control(key, W.SelectMultiple(options=options, value=tuple(state[key] or ()), rows=rows,
-                                               description=description, style=_DESC,
-                                               layout=W.Layout(width="210px")),
-                         to_widget=lambda v: tuple(v or ()), from_widget=tuple)
-
-    image_options = list(TEST_IMAGES) + (["custom"] if state["image"] == "custom" else [])
-    dropdown("image", image_options, "image")
-    dropdown("mode", MODES, "mode")
-    multi("modes", MODES, "compare")
-    dropdown("reference", MODES, "reference")
-    lo, hi = SCALE_RANGE
-    c["scale"] = Control("scale", W.FloatLogSlider(value=state["scale"] or 1.0, base=10, min=math.log10(lo),
-                                                   max=math.log10(hi), step=0.002, description="scale",
-                                                   readout_format=".3f", continuous_update=False,
-                                                   style=_DESC, layout=W.Layout(width="330px")),
-                         to_widget=lambda v: v)
-    c["size"] = Control("size", W.Text(value=_size_text(state["size"]), placeholder="e.g. 64x64 (else scale)",
-                                       description="size", continuous_update=False, style=_DESC,
-                                       layout=_NARROW),
-                        to_widget=_size_text, from_widget=_parse_size)
-    for key, text in (("align_corners", "align_corners"), ("antialias", "antialias"), ("training", "training")):
-        c[key] = Control(key, W.Checkbox(value=state[key], description=text, indent=False,
-                                         layout=W.Layout(width="130px")))
-    dropdown("library", LIBRARIES, "convention")
-    multi("libraries", LIBRARIES, "libraries", rows=7)
-    dropdown("backend", backends, "backend", value=state["backend"] if state["backend"] in backends else backends[0])
-    # a Dropdown cannot show None as selected: "latest" / "default" stand for it
-    c["version"] = Control("version", W.Dropdown(options=[LATEST], value=LATEST, description="version",
-                                                 style=_DESC, layout=_NARROW),
-                           to_widget=lambda v: LATEST if v is None else v,
-                           from_widget=lambda v: None if v == LATEST else v)
-    c["opset"] = Control("opset", W.Dropdown(options=[DEFAULT], value=DEFAULT, description="opset",
-                                             style=_DESC, layout=_NARROW),
-                         to_widget=lambda v: DEFAULT if v is None else v,
-                         from_widget=lambda v: None if v == DEFAULT else v)
-    c["device"] = Control("device", W.Dropdown(options=[DEFAULT], value=DEFAULT, description="device",
-                                               style=_DESC, layout=_NARROW),
-                          to_widget=lambda v: DEFAULT if v is None else v,
-                          from_widget=lambda v: None if v == DEFAULT else v)
-    dropdown("upstream", list(UPSTREAMS), "upstream")
-    c["seed"] = Control("seed", W.BoundedIntText(value=state["seed"], min=0, max=2**31 - 1, description="seed",
-                                                 style=_DESC, layout=W.Layout(width="180px")))
-    for axis, key, text in ((1, "crop_x", "zoom x"), (0, "crop_y", "zoom y")):
-        c[key] = Control(key, W.FloatSlider(value=_crop_centre(axis)(state["crop"]), min=0.0, max=1.0, step=0.01,
-                                            description=text, continuous_update=False, style=_DESC,
-                                            layout=W.Layout(width="260px")),
-                         to_widget=_crop_centre(axis))
-        c[key].key = "crop"
-    c["length"] = Control("length", W.IntSlider(value=state["length"], min=2, max=APP_MAX_LENGTH,
-                                                description="samples", continuous_update=False, style=_DESC))
-    c["sample"] = Control("sample", W.IntSlider(value=0, min=0, max=max(1, state["length"]), description="output",
-                                                continuous_update=False, style=_DESC))
-    dropdown("content", list(CONTENTS), "content")
-    multi("priorities", list(PRIORITIES), "matters")
-    multi("targets", backends, "targets", rows=8)
-    multi("frameworks", backends, "code for", rows=8)
-    upload = W.FileUpload(accept="image/*", multiple=False, description="upload")
-    upload.add_class("explorer-upload")
-    c["upload"] = Control("upload", upload, names="value")
-    c["upload"].key = "upload"
-    return c
 
 
 def crop_from_centre(crop, axis: int, centre: float):
@@ -163,23 +96,125 @@ def crop_from_centre(crop, axis: int, centre: float):
     return tuple(crop)
 
 
+def _dropdown(options, label, width="220px"):
+    return lambda value: W.Dropdown(options=options, value=value, description=label, style=_STYLE,
+                                    layout=W.Layout(width=width))
+
+
+def _multi(options, label, width="240px"):
+    return lambda value: W.SelectMultiple(options=options, value=tuple(value or ()), rows=len(options),
+                                          description=label, style=_STYLE, layout=W.Layout(width=width))
+
+
+def _check(label):
+    return lambda value: W.Checkbox(value=value, description=label, indent=False, layout=W.Layout(width="auto"))
+
+
+def _tags(options, label):
+    def make(value):
+        return W.TagsInput(value=list(value or ()), allowed_tags=list(options), allow_duplicates=False,
+                           tooltip=label, layout=W.Layout(width="420px"))
+    return make
+
+
+def _scale(value):
+    lo, hi = SCALE_RANGE
+    return W.FloatLogSlider(value=value or 1.0, base=10, min=math.log10(lo), max=math.log10(hi), step=0.002,
+                            description="scale", readout_format=".3f", continuous_update=True, style=_STYLE,
+                            layout=W.Layout(width="360px"))
+
+
+def _toggle(options, label):
+    return lambda value: W.ToggleButtons(options=options, value=value, description=label, style=_STYLE)
+
+
+def specs(backends) -> dict:
+    """key -> (make the widget from the state's value, to_widget, from_widget): every control but the upload,
+    the resize toggle and the crop sliders."""
+    tuple_of = (lambda v: tuple(v or ()), tuple)
+    none_as = lambda word: (lambda v: word if v is None else v, lambda v: None if v == word else v)  # noqa: E731
+    return {
+        "image": (_dropdown(list(TEST_IMAGES), "image"), None, None),
+        "mode": (_dropdown(MODES, "mode"), None, None),
+        "modes": (_multi(MODES, "compare"), *tuple_of),
+        "reference": (_dropdown(MODES, "reference"), None, None),
+        "scale": (_scale, None, None),
+        "size": (lambda v: W.Text(value=size_text(v), placeholder="height × width, e.g. 64×48",
+                                  description="size", continuous_update=False, style=_STYLE,
+                                  layout=W.Layout(width="260px")), size_text, parse_size),
+        "align_corners": (_check("align_corners"), None, None),
+        "antialias": (_check("antialias"), None, None),
+        "library": (_dropdown(LIBRARIES, "convention"), None, None),
+        "libraries": (_multi(LIBRARIES, "libraries"), *tuple_of),
+        "same_options": (_toggle([("each library's defaults", False), ("same options for all", True)],
+                                 "options"), None, None),
+        "backend": (_dropdown(backends, "backend"), None, None),
+        "version": (lambda v: W.Dropdown(options=[LATEST], value=LATEST, description="version", style=_STYLE,
+                                         layout=W.Layout(width="220px")), *none_as(LATEST)),
+        "opset": (lambda v: W.Dropdown(options=[DEFAULT], value=DEFAULT, description="opset", style=_STYLE,
+                                       layout=W.Layout(width="180px")), *none_as(DEFAULT)),
+        "device": (lambda v: W.Dropdown(options=[DEFAULT], value=DEFAULT, description="device", style=_STYLE,
+                                        layout=W.Layout(width="220px")), *none_as(DEFAULT)),
+        "training": (_check("training"), None, None),
+        "upstream": (_dropdown(list(UPSTREAMS), "upstream gradient", "300px"), None, None),
+        "seed": (lambda v: W.BoundedIntText(value=v, min=0, max=2**31 - 1, description="seed", style=_STYLE,
+                                            layout=W.Layout(width="180px")), None, None),
+        "length": (lambda v: W.IntSlider(value=v, min=2, max=APP_MAX_LENGTH, description="samples",
+                                         continuous_update=True, style=_STYLE), None, None),
+        "sample": (lambda v: W.IntSlider(value=0, min=0, max=max(1, v or 1), description="output sample",
+                                         continuous_update=True, style=_STYLE), None, None),
+        "content": (_dropdown(list(CONTENTS), "content"), None, None),
+        "priorities": (_multi(list(PRIORITIES), "matters (for this content)", "400px"), *tuple_of),
+        "targets": (_tags(backends, "targets (where the model runs)"), *tuple_of),
+        "frameworks": (_tags(backends, "code for"), *tuple_of),
+    }
+
+
+def build_controls(state) -> dict:
+    """One Control per settable key, plus ``upload`` (files), ``resize_by`` (scale | size) and ``crop_x`` /
+    ``crop_y`` (the zoom box's centre)."""
+    backends = tuple(state.backends) or ("torch",)
+    controls = {}
+    for key, (make, to_widget, from_widget) in specs(backends).items():
+        value = state[key]
+        if key == "backend" and value not in backends:
+            value = backends[0]
+        widget = make(value)
+        view = W.HBox([W.Label(widget.tooltip), widget]) if isinstance(widget, W.TagsInput) else None
+        controls[key] = Control(key, widget, to_widget, from_widget, view=view)
+    for axis, key, text in ((1, "crop_x", "zoom box x"), (0, "crop_y", "zoom box y")):
+        slider = W.FloatSlider(value=crop_centre(axis)(state["crop"]), min=0.0, max=1.0, step=0.01,
+                               description=text, continuous_update=True, style=_STYLE,
+                               layout=W.Layout(width="300px"))
+        controls[key] = Control("crop", slider, crop_centre(axis), css=key)
+    by = W.ToggleButtons(options=["scale", "size"], value="size" if state["size"] else "scale",
+                         description="resize by", style=_STYLE, tooltip="resize by a scale factor, or to a size")
+    controls["resize_by"] = Control("resize_by", by)
+    upload = W.FileUpload(accept="image/*", multiple=False, description="upload")
+    controls["upload"] = Control("upload", upload)
+    return controls
+
+
 CSS_CLASSES = {
     "root": "explorer-root",
-    "controls": "explorer-controls",
+    "controls": "explorer-controls (shared, on top), explorer-tab-controls (each tab's own)",
     "tabs": "explorer-tabs",
     "tab panels": "explorer-tab-<name> (modes, gradients, kernels, libraries, backends, pick)",
     "figures": "explorer-figure, plus explorer-figure-<tab name>",
     "message area": "explorer-message",
-    "readout": "explorer-readout",
+    "readout": "explorer-readout, explorer-busy-mark ('updating…')",
     "captions": "explorer-caption",
+    "lessons": "explorer-scenario (dropdown), explorer-scenario-text (its explanation)",
     "controls by key": "explorer-<key> with dashes: explorer-image, explorer-upload, explorer-mode, "
-                       "explorer-modes, explorer-reference, explorer-scale, explorer-size, explorer-align-corners, "
-                       "explorer-antialias, explorer-library, explorer-libraries, explorer-backend, "
-                       "explorer-version, explorer-opset, explorer-device, explorer-training, explorer-upstream, explorer-seed, "
-                       "explorer-crop-x, explorer-crop-y, explorer-length, explorer-sample, explorer-content, "
-                       "explorer-priorities, explorer-targets, explorer-frameworks",
-    "export": "explorer-export-png, explorer-export-config, explorer-export-code (buttons), explorer-export "
-              "(download link), explorer-export-text (text to copy)",
-    "tab outputs": "explorer-metrics (libraries table), explorer-findings (advisor findings and fixes), "
-                   "explorer-fix-code, explorer-pick-why, explorer-pick-table, explorer-pick-code",
+                       "explorer-modes, explorer-reference, explorer-resize-by, explorer-scale, explorer-size, "
+                       "explorer-align-corners, explorer-antialias, explorer-library, explorer-libraries, "
+                       "explorer-same-options, explorer-backend, explorer-version, explorer-opset, explorer-device, "
+                       "explorer-training, explorer-upstream, explorer-seed, explorer-crop-x, explorer-crop-y, "
+                       "explorer-length, explorer-sample, explorer-content, explorer-priorities, "
+                       "explorer-targets, explorer-frameworks",
+    "export": "explorer-export-format, explorer-export-dpi, explorer-export-figure, explorer-export-config, "
+              "explorer-export-code (buttons), explorer-export (the download link), explorer-export-text",
+    "tab outputs": "explorer-metrics (libraries table), explorer-library-calls, explorer-findings (advisor "
+                   "findings and fixes), explorer-fix-code, explorer-pick-why, explorer-pick-table, "
+                   "explorer-pick-code",
 }

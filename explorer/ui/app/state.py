@@ -5,9 +5,15 @@ the value and the valid choices; nothing here knows about widgets.
 
 >>> s = State()
 >>> s["mode"], s["scale"], s["size"]
-('bilinear', 0.5, None)
+('bilinear', 0.4, None)
 >>> s.validate({"size": 64})
 {'size': (64, 64), 'scale': None}
+>>> s.apply(s.validate({"size": (64, 48)})); s.validate({"size": None})   # back to the last scale
+{'size': None, 'scale': 0.4}
+>>> check_budget((256, 256, 3), None, (30000, 30000))
+Traceback (most recent call last):
+...
+explorer.errors.ArgumentValueError: size=(30000, 30000) is too large for the explorer: its output would be 30000×30000×3 float32 values, 10.1 GiB, more than the 256 MiB one output may take (explorer.limits.APP_MAX_OUTPUT_BYTES); the largest square output here is 4729×4729
 >>> s.validate({"scale": 0})
 Traceback (most recent call last):
 ...
@@ -30,7 +36,7 @@ from ...conventions.image_resize import MODES, check_scale, check_size
 from ...conventions.mode_names import LIBRARIES
 from ...errors import ArgumentValueError, choice_error
 from ...images import TEST_IMAGES
-from ...limits import APP_MAX_LENGTH
+from ...limits import APP_MAX_LENGTH, APP_MAX_OUTPUT_BYTES
 from ..defaults import DEFAULT_CROP, DEFAULT_RECT, UPSTREAMS
 
 TABS = ("modes", "gradients", "kernels", "libraries", "backends", "pick")
@@ -42,12 +48,13 @@ DEFAULTS = {
     "mode": "bilinear",
     "modes": ("nearest", "bilinear", "bicubic"),
     "reference": "lanczos",
-    "scale": 0.5,
+    "scale": 0.4,  # on the photo: aliasing on Modes; dead rows, dead pixels and uneven coverage on Gradients
     "size": None,
     "align_corners": False,
     "antialias": False,
     "library": "torch",
     "libraries": ("torch", "tensorflow", "jax", "opencv", "pillow"),
+    "same_options": False,
     "backend": "torch",
     "version": None,
     "opset": None,
@@ -81,6 +88,7 @@ class State(Mapping):
     def __init__(self, **overrides):
         self._values = dict(DEFAULTS)
         self._backends = None
+        self.last_scale = DEFAULTS["scale"]  # what clearing the size returns to
         if overrides:
             self.apply(self.validate(overrides))
 
@@ -106,6 +114,8 @@ class State(Mapping):
 
     def apply(self, changes: dict):
         self._values.update(changes)
+        if changes.get("scale") is not None:
+            self.last_scale = changes["scale"]
 
     def validate(self, changes: dict) -> dict:
         """Normalised values for ``changes`` (plus the changes they imply), or a ValueError."""
@@ -127,13 +137,31 @@ class State(Mapping):
         if "scale" in out and out["scale"] is None and "size" not in out and self["size"] is None:
             raise ArgumentValueError("scale=None needs a size; give size=(height, width) instead")
         if "size" in out and out["size"] is None and "scale" not in out and self["scale"] is None:
-            raise ArgumentValueError("size=None needs a scale; give scale=... instead")
+            out["scale"] = self.last_scale  # clearing the size returns to the scale
         if "backend" in out and out["backend"] != self["backend"]:
             # another backend has other versions and devices: keep them only when given with it
             out.setdefault("version", _check_version(self, changes.get("version"), changes))
             out.setdefault("device", _check_device(self, changes.get("device"), changes))
             out.setdefault("opset", _check_opset(self, changes.get("opset"), changes))
         return out
+
+
+def check_budget(image_shape, scale, size):
+    """Raise an ArgumentValueError when the output of an ``image_shape`` (H, W, C) image at ``scale`` or
+    ``size`` would take more than :data:`explorer.limits.APP_MAX_OUTPUT_BYTES` (checked before anything is
+    computed, so no value typed in the page can exhaust the kernel's memory)."""
+    h, w, c = (int(n) for n in image_shape)
+    out = tuple(size) if size is not None else (int(h * scale), int(w * scale))
+    need = out[0] * out[1] * c * 4
+    if need <= APP_MAX_OUTPUT_BYTES:
+        return
+    side = int((APP_MAX_OUTPUT_BYTES / (4 * c)) ** 0.5)
+    what = f"size={tuple(size)!r}" if size is not None else f"scale={scale!r}"
+    raise ArgumentValueError(f"{what} is too large for the explorer: its output would be {out[0]}×{out[1]}×{c} "
+                             f"float32 values, {need / 2**30:.1f} GiB, more than the "
+                             f"{APP_MAX_OUTPUT_BYTES // 2**20} MiB one output may take "
+                             f"(explorer.limits.APP_MAX_OUTPUT_BYTES); the largest square output here is "
+                             f"{side}×{side}")
 
 
 # ---------------------------------------------------------------------------------------------- checks
@@ -296,6 +324,7 @@ _CHECKS = {
     "version": _check_version,
     "opset": _check_opset,
     "device": _check_device,
+    "same_options": _bool("same_options"),
     "training": _bool("training"),
     "upstream": _choice(tuple(UPSTREAMS), "upstream"),
     "seed": _int_range("seed", 0, 2**31 - 1),

@@ -1,7 +1,9 @@
-"""The six tabs: what state each depends on, how it computes its data, and what it shows besides the figure.
+"""The six tabs: what state each depends on, its own controls, how it computes and draws, what it shows besides
+the figure.
 
-A tab recomputes only when one of its keys changed since it last drew (:meth:`Tab.refresh`); the app refreshes
-the visible tab at once and the others when they are opened.
+A tab redraws only when one of its keys changed since it last drew.  Drawing is split in two so that a worker
+thread can do the slow part: :meth:`Tab.prepare` (compute and render to HTML; touches no widget) and
+:meth:`Tab.apply` (set the widgets; the kernel's main thread).  :meth:`Tab.refresh` does both at once.
 """
 
 from __future__ import annotations
@@ -13,44 +15,79 @@ import ipywidgets as W
 
 from ...conventions.image_resize import MODES
 from ...engine.threads import blas_threads
-from .hosts import FigureHost
+from ..views.html_figure import figure_html
+from .working_copy import working_copy
 
 RESIZE_KEYS = ("image", "scale", "size", "align_corners", "antialias")
+
+
+class Snapshot:
+    """What a tab computes from, copied on the main thread: the settings, the image and the engine (a worker
+    then computes from it while the widgets keep changing)."""
+
+    def __init__(self, app):
+        self.state = dict(app.state)
+        self.image = app.image
+        self.engine = app.engine
+        self.image_token = app.image_token
+        self.image_name = app.image_name
+
+    def key_of(self, name):
+        if name == "image":
+            return self.image_token, self.state["image"]
+        if name == "image_width":
+            return self.image.shape[1]
+        return self.state[name]
+
+
+class Payload:
+    """A tab's figure prepared for one state: its key, data, HTML, caption, what was drawn, timings."""
+
+    __slots__ = ("key", "data", "html", "caption", "shown", "timing")
+
+    def __init__(self, key, data, html_, caption, shown, timing):
+        self.key, self.data, self.html, self.caption, self.shown, self.timing = (key, data, html_, caption,
+                                                                                shown, timing)
 
 
 class Tab:
     name = ""
     title = ""
     keys: tuple = ()
-    control_keys: tuple = ()
+    controls: tuple = ()  # this tab's own controls, shown above its figure
 
-    def __init__(self, app, display):
+    def __init__(self, app):
         self.app = app
-        self.host = FigureHost(display, "explorer-figure")
-        self.host.widget.add_class(f"explorer-figure-{self.name}")
-        self.view = self.make_view(self.host.figure)
-        self.caption = W.HTML(layout=W.Layout(max_width="1100px"))
+        self.figure = W.HTML(layout=W.Layout(width="100%"))
+        self.figure.add_class("explorer-figure")
+        self.figure.add_class(f"explorer-figure-{self.name}")
+        self.caption = W.HTML(layout=W.Layout(width="100%"))
         self.caption.add_class("explorer-caption")
         self.extras = self.make_extras()
-        self.data = None
+        self.data = self.shown = None
+        self.caption_text = ""
         self.drawn_key = None
+        self.failed_keys = set()
         self.timing = {}
 
     # ------------------------------------------------------------------ to implement
-    def make_view(self, fig):
-        raise NotImplementedError
-
     def make_extras(self) -> list:
         return []
 
-    def compute(self):
+    def compute(self, snap):
+        raise NotImplementedError
+
+    def draw(self, data, snap):
+        """(HTML of the figure, caption, what was drawn: a PanelFigure or a view); any thread."""
         raise NotImplementedError
 
     def show(self, data):
-        """Update the extra widgets (tables, code) for ``data``."""
+        """Update the extra widgets (tables, code) for ``data``; the main thread."""
 
-    def caption_text(self) -> str:
-        return getattr(self.view, "caption", "")
+    def export_figure(self, data, snap):
+        """A matplotlib Figure of ``data`` for slides, when the figure is not image panels (those are exported
+        from the :class:`~explorer.ui.views.panels.PanelFigure` shown)."""
+        raise NotImplementedError
 
     def problems(self, data) -> list:
         """What could not be computed, one sentence each (shown in the app's message area)."""
@@ -58,54 +95,79 @@ class Tab:
 
     # ------------------------------------------------------------------ shared
     def widget(self, controls):
-        rows = [W.HBox([controls[k].widget for k in self.control_keys])] if self.control_keys else []
-        box = W.VBox(rows + [self.host.widget, self.caption] + self.extras)
+        own = W.HBox([controls[k].view for k in self.controls], layout=W.Layout(flex_flow="row wrap"))
+        own.add_class("explorer-tab-controls")
+        box = W.VBox([own, self.figure, self.caption] + self.extras, layout=W.Layout(width="100%"))
         box.add_class(f"explorer-tab-{self.name}")
         return box
 
-    def key(self):
-        return tuple(self.app.key_of(k) for k in self.keys)
+    def key(self, snap):
+        return tuple(snap.key_of(k) for k in self.keys)
 
-    def refresh(self, force: bool = False) -> bool:
-        """Recompute and redraw when a key changed (or ``force``); True when it did."""
-        key = self.key()
-        if key == self.drawn_key and not force:
-            return False
+    def prepare(self, snap) -> Payload:
+        """Compute and draw for ``snap``; touches no widget, so a worker thread may run it."""
+        key = self.key(snap)
         t0 = time.perf_counter()
         with blas_threads():  # the engine's own setting: small arrays, no waiting for a busy core
-            data = self.compute()
+            data = self.compute(snap)
             t1 = time.perf_counter()
-            self.view.update(data)
-            self.show(data)
-        self.caption.value = f"<div style='font-size:90%'>{html.escape(self.caption_text())}</div>"
-        t2 = time.perf_counter()
-        self.host.refresh()
-        t3 = time.perf_counter()
-        self.data, self.drawn_key = data, key
-        self.timing = {"compute": t1 - t0, "update": t2 - t1, "draw": t3 - t2}
+            markup, caption, shown = self.draw(data, snap)
+        return Payload(key, data, markup, caption, shown,
+                       {"compute": t1 - t0, "draw": time.perf_counter() - t1})
+
+    def apply(self, p: Payload):
+        """Show a prepared payload (the kernel's main thread)."""
+        t0 = time.perf_counter()
+        if self.figure.value != p.html:
+            self.figure.value = p.html
+        self.show(p.data)
+        text = html.escape(p.caption)
+        if self.caption.value != text:
+            self.caption.value = text
+        self.data, self.shown, self.drawn_key, self.caption_text = p.data, p.shown, p.key, p.caption
+        self.timing = dict(p.timing, apply=time.perf_counter() - t0)
+
+    def refresh(self, force: bool = False) -> bool:
+        """Recompute and redraw now when a key changed (or ``force``); True when it did."""
+        snap = Snapshot(self.app)
+        if self.key(snap) == self.drawn_key and not force:
+            return False
+        self.apply(self.prepare(snap))
         return True
+
+
+class PanelTab(Tab):
+    """A tab whose figure is image panels (:class:`~explorer.ui.views.panels.PanelFigure`)."""
+
+    def panels(self, data, snap):
+        raise NotImplementedError
+
+    def draw(self, data, snap):
+        fig = self.panels(data, snap)
+        return figure_html(fig), fig.caption, fig
 
 
 def _errors(items) -> list:
     return [f"{label}: {value}" for label, value in items if isinstance(value, Exception)]
 
 
-class ModesTab(Tab):
+class ModesTab(PanelTab):
     name, title = "modes", "Modes"
     keys = RESIZE_KEYS + ("modes", "reference", "library", "crop")
+    controls = ("modes", "reference", "library", "crop_x", "crop_y")
 
-    def make_view(self, fig):
-        from ..views.modes import ModesView
+    def compute(self, snap):
+        from ..compute.modes import compute_modes
 
-        return ModesView(fig)
-
-    def compute(self):
-        from ..views.modes import compute_modes
-
-        s = self.app.state
-        return compute_modes(self.app.image, s["modes"], s["reference"], scale=s["scale"], size=s["size"],
+        s = snap.state
+        return compute_modes(snap.image, s["modes"], s["reference"], scale=s["scale"], size=s["size"],
                              align_corners=s["align_corners"], antialias=s["antialias"], library=s["library"],
-                             crop=s["crop"], engine=self.app.engine)
+                             crop=s["crop"], engine=snap.engine)
+
+    def panels(self, data, snap):
+        from ..views.modes import modes_panels
+
+        return modes_panels(data)
 
     def problems(self, data):
         items = list(data.outputs.items())
@@ -114,23 +176,23 @@ class ModesTab(Tab):
         return _errors(items)
 
 
-class GradientsTab(Tab):
+class GradientsTab(PanelTab):
     name, title = "gradients", "Gradients"
     keys = RESIZE_KEYS + ("modes", "library", "upstream", "seed", "rect", "crop")
-    control_keys = ("upstream", "seed")
+    controls = ("modes", "library", "upstream", "seed", "crop_x", "crop_y")
 
-    def make_view(self, fig):
-        from ..views.gradients import GradientsView
+    def compute(self, snap):
+        from ..compute.gradients import compute_gradients
 
-        return GradientsView(fig)
-
-    def compute(self):
-        from ..views.gradients import compute_gradients
-
-        s = self.app.state
-        return compute_gradients(self.app.image, s["modes"], s["upstream"], scale=s["scale"], size=s["size"],
+        s = snap.state
+        return compute_gradients(snap.image, s["modes"], s["upstream"], scale=s["scale"], size=s["size"],
                                  align_corners=s["align_corners"], antialias=s["antialias"], library=s["library"],
-                                 seed=s["seed"], rect=s["rect"], crop=s["crop"], engine=self.app.engine)
+                                 seed=s["seed"], rect=s["rect"], crop=s["crop"], engine=snap.engine)
+
+    def panels(self, data, snap):
+        from ..views.gradients import gradients_panels
+
+        return gradients_panels(data)
 
     def problems(self, data):
         return _errors(data.results.items())
@@ -140,20 +202,35 @@ class KernelsTab(Tab):
     name, title = "kernels", "Kernels"
     keys = ("scale", "size", "align_corners", "antialias", "mode", "modes", "library", "length", "sample",
             "image_width")
-    control_keys = ("length", "sample")
+    controls = ("mode", "modes", "library", "length", "sample")
+    #: narrowest the figure is shown, in CSS pixels: its smallest text (9.5 pt of 864) stays >= 12 px
+    MIN_WIDTH = 1100
 
-    def make_view(self, fig):
+    def __init__(self, app):
+        super().__init__(app)
         from ..views.anatomy import AnatomyView
 
-        return AnatomyView(fig)
+        self.view = AnatomyView()
 
-    def compute(self):
-        from ..views.anatomy import compute_anatomy
+    def compute(self, snap):
+        from ..compute.anatomy import compute_anatomy
 
-        s = self.app.state
+        s = snap.state
         return compute_anatomy(s["mode"], s["modes"], n=s["length"], scale=s["scale"], size=s["size"],
                                align_corners=s["align_corners"], antialias=s["antialias"], library=s["library"],
-                               sample=s["sample"], image_length=self.app.image.shape[1])
+                               sample=s["sample"], image_length=snap.image.shape[1])
+
+    def draw(self, data, snap):
+        from ..views.anatomy import svg_markup
+
+        self.view.update(data)
+        markup = f"<div class='xf-svg' style='min-width:{self.MIN_WIDTH}px'>{svg_markup(self.view.fig)}</div>"
+        return markup, self.view.caption, self.view
+
+    def export_figure(self, data, snap):
+        from ..views.anatomy import AnatomyView
+
+        return AnatomyView().update(data).fig
 
     def show(self, data):
         self.app.sync_sample_slider(data.m, data.sample)
@@ -163,90 +240,104 @@ class KernelsTab(Tab):
         return out + [p for p in _errors(data.responses.items()) if not p.startswith(f"{data.mode}:")]
 
 
-class LibrariesTab(Tab):
+class LibrariesTab(PanelTab):
     name, title = "libraries", "Libraries"
-    keys = RESIZE_KEYS + ("mode", "libraries", "training")
-    control_keys = ("libraries",)
-
-    def make_view(self, fig):
-        from ..views.libraries import LibrariesView
-
-        return LibrariesView(fig)
+    keys = RESIZE_KEYS + ("mode", "libraries", "same_options", "training", "crop")
+    controls = ("mode", "libraries", "same_options", "training", "crop_x", "crop_y")
 
     def make_extras(self):
+        self.calls = W.HTML(layout=W.Layout(width="100%"))
+        self.calls.add_class("explorer-library-calls")
         self.table = W.HTML()
         self.table.add_class("explorer-metrics")
-        return [self.table]
+        return [self.table, self.calls]
 
-    def compute(self):
-        from ..views.libraries import compute_libraries
+    def compute(self, snap):
+        from ..compute.libraries import compute_libraries
 
-        s = self.app.state
-        return compute_libraries(self.app.image, s["mode"], s["libraries"], scale=s["scale"], size=s["size"],
-                                 align_corners=s["align_corners"], antialias=s["antialias"], training=s["training"])
+        s = snap.state
+        work = working_copy(snap.image, s["scale"], s["size"])
+        options = {"same_options": s["same_options"]} if _takes_same_options() else {}
+        data = compute_libraries(work.image, s["mode"], s["libraries"], scale=work.scale, size=work.size,
+                                 align_corners=s["align_corners"], antialias=s["antialias"],
+                                 training=s["training"], **options)
+        data.working_note = work.note
+        return data
+
+    def panels(self, data, snap):
+        from ..views.libraries import libraries_panels
+
+        fig = libraries_panels(data, snap.state["crop"])
+        if data.working_note:
+            fig.caption = f"{data.working_note}  {fig.caption}"
+        return fig
 
     def show(self, data):
-        from ..views.libraries import metrics_rows
+        from ..views.libraries import calls_html, metrics_rows
 
         self.table.value = html_table(metrics_rows(data))
+        self.calls.value = calls_html(data)
 
     def problems(self, data):
         return _errors(data.outputs.items())
 
-    def caption_text(self):
-        return ("The same nominal mode under each library's convention (explorer.library_resize), every library "
-                "called with the same explicit output size (a scale becomes floor(n × scale)), and each output "
-                "minus the reference (the first library that runs), mean over channels, on one signed scale.  "
-                "The table compares outputs and gradients (one seeded random upstream gradient) with the "
-                "reference.")
+
+def _takes_same_options() -> bool:
+    """Whether compute_libraries has the ``same_options`` switch (each library's defaults, or the same
+    options for all)."""
+    import inspect
+
+    from ..compute.libraries import compute_libraries
+
+    return "same_options" in inspect.signature(compute_libraries).parameters
 
 
 class BackendsTab(Tab):
     name, title = "backends", "Backends"
     keys = RESIZE_KEYS + ("backend", "version", "opset", "device", "training", "mode")
-
-    def make_view(self, fig):
-        from ..views.backends import BackendsView
-
-        return BackendsView(fig)
+    controls = ("mode", "backend", "version", "opset", "device", "training")
 
     def make_extras(self):
-        self.findings = W.HTML(layout=W.Layout(max_width="1100px"))
+        self.findings = W.HTML(layout=W.Layout(width="100%"))
         self.findings.add_class("explorer-findings")
-        self.code = W.Textarea(layout=W.Layout(width="900px", height="140px"), description="fix code")
+        self.code = W.Textarea(layout=W.Layout(width="100%", height="160px"), description="fix code",
+                               style={"description_width": "initial"})
         self.code.add_class("explorer-fix-code")
         from .model_panel import ModelPanel
 
         self.model = ModelPanel(lambda: self.app.state)
         return [self.findings, self.code, self.model.widget]
 
-    def compute(self):
-        from ..views.backends import compute_backends
+    def compute(self, snap):
+        from ..compute.backends import compute_backends
 
-        s = self.app.state
-        return compute_backends(MODES, s["backend"], version=s["version"], device=s["device"],
+        s = snap.state
+        work = working_copy(snap.image, s["scale"], s["size"])
+        data = compute_backends(MODES, s["backend"], version=s["version"], device=s["device"],
                                 training=s["training"], align_corners=s["align_corners"], antialias=s["antialias"],
-                                mode=s["mode"], image=self.app.image, scale=s["scale"], size=s["size"],
+                                mode=s["mode"], image=work.image, scale=work.scale, size=work.size,
                                 opset=s["opset"])
+        data.working_note = work.note
+        return data
+
+    def draw(self, data, snap):
+        from ..views.backends import backends_html
+
+        caption = ("Each cell is the worst finding of explorer.check for that mode and use on this backend, "
+                   "version and device (green ok, amber warning, orange differs from PyTorch, red error); hover "
+                   "a cell for the reason.  Below: the findings for the current mode and the fixes of "
+                   "explorer.suggest_fixes, measured on this image.")
+        if data.working_note:
+            caption += "  " + data.working_note
+        return backends_html(data), caption, data
+
+    def export_figure(self, data, snap):
+        from ..views.backends import BackendsView
+
+        return BackendsView(findings=True).update(data).fig
 
     def show(self, data):
-        parts = [f"<b>{html.escape(data.mode)} on {html.escape(data.backend)}</b>"]
-        items = []
-        for f in data.findings:
-            colour = {"error": "#b00000", "differs": "#c05000", "warning": "#8a6d00"}.get(f.severity, "#444")
-            text = f"<span style='color:{colour}'><b>{f.severity}</b></span>: {html.escape(f.message)}"
-            if f.error_text:
-                text += f"<br><code>{html.escape(f.error_text)}</code>"
-            if f.versions:
-                text += f"<br><small>releases: {html.escape(f.versions)}</small>"
-            items.append(f"<li>{text}</li>")
-        parts.append("<ul>" + "".join(items) + "</ul>" if items else "<p>no findings</p>")
-        if data.fixes:
-            parts.append("<b>fixes, measured on this image</b><ol>"
-                         + "".join(f"<li>{html.escape(str(fx))}</li>" for fx in data.fixes) + "</ol>")
-        if data.error is not None:
-            parts.append(f"<p>fixes could not be measured: {html.escape(str(data.error))}</p>")
-        self.findings.value = "".join(parts)
+        self.findings.value = findings_html(data)
         self.code.value = fix_code(data)
         try:
             self.model.refresh()  # the uploaded model, for this backend, version, device and training
@@ -257,64 +348,69 @@ class BackendsTab(Tab):
     def problems(self, data):
         return [f"fixes could not be measured: {data.error}"] if data.error is not None else []
 
-    def caption_text(self):
-        return ("Each cell is the worst finding of explorer.check for that mode and use on this backend, version "
-                "and device (green ok, amber warning, orange differs from PyTorch, red error).  Below: the "
-                "findings for the current mode and the fixes of explorer.suggest_fixes, measured on this image.")
-
 
 class PickTab(Tab):
     name, title = "pick", "Pick a mode"
     keys = ("image", "scale", "size", "align_corners", "targets", "training", "content", "priorities",
             "frameworks", "backend", "version", "device")
-    control_keys = ("content", "priorities", "targets", "frameworks")
-
-    def make_view(self, fig):
-        from ..views.pick import PickView
-
-        return PickView(fig, values=False)
+    controls = ("content", "priorities", "training", "targets", "frameworks")
 
     def make_extras(self):
-        self.why = W.HTML(layout=W.Layout(max_width="1100px"))
+        self.why = W.HTML(layout=W.Layout(width="100%"))
         self.why.add_class("explorer-pick-why")
         self.table = W.HTML()
         self.table.add_class("explorer-pick-table")
-        self.code = W.Textarea(layout=W.Layout(width="900px", height="160px"), description="code")
+        self.code = W.Textarea(layout=W.Layout(width="100%", height="170px"), description="code",
+                               style={"description_width": "initial"})
         self.code.add_class("explorer-pick-code")
         self._measured, self._measured_key = None, None
-        return [self.why, self.table, self.code]
+        return [self.why, self.code, self.table]
 
-    def compute(self):
+    def compute(self, snap):
         from ...advisor.pick import measure_candidates, pick
 
-        s = self.app.state
-        key = (self.app.key_of("image"), s["scale"], s["size"], s["align_corners"])
+        s = snap.state
+        work = working_copy(snap.image, s["scale"], s["size"])
+        key = (snap.key_of("image"), s["scale"], s["size"], s["align_corners"])
         if self._measured_key != key:  # the figures depend on the image and the resize only
-            self._measured = measure_candidates(self.app.image, scale=s["scale"], size=s["size"],
+            self._measured = measure_candidates(work.image, scale=work.scale, size=work.size,
                                                 align_corners=s["align_corners"])
             self._measured_key = key
         same = tuple(s["targets"]) == (s["backend"],)
-        return pick(self.app.image, scale=s["scale"], size=s["size"], targets=s["targets"], training=s["training"],
-                    content=s["content"], priorities=s["priorities"], frameworks=s["frameworks"],
-                    align_corners=s["align_corners"], version=s["version"] if same else None,
-                    device=s["device"] if same else None, measured=self._measured)
+        result = pick(work.image, scale=work.scale, size=work.size, targets=s["targets"], training=s["training"],
+                      content=s["content"], priorities=s["priorities"], frameworks=s["frameworks"],
+                      align_corners=s["align_corners"], version=s["version"] if same else None,
+                      device=s["device"] if same else None, measured=self._measured)
+        result.working_note = work.note
+        return result
+
+    def draw(self, data, snap):
+        from ..views.pick import pick_html
+
+        caption = ("Each candidate is run on this image and on a zone plate.  The bar is the score, split into "
+                   "what each criterion contributes (bold: what matters, weight 1; the others 0.2).  Each cell "
+                   "holds the measured figure and is coloured by its goodness: aliasing energy on the zone "
+                   "plate, contrast kept (sharpness), overshoot beyond the input's range, the share of input "
+                   "pixels that get gradient (coverage), misalignment in output pixels, taps per output.")
+        if data.working_note:
+            caption += "  " + data.working_note
+        return pick_html(data), caption, data
+
+    def export_figure(self, data, snap):
+        from ..views.pick import PickView
+
+        return PickView().update(data).fig
 
     def show(self, data):
         from ..views.pick import pick_rows
 
+        self.app.show_priorities(data.priorities)
         self.table.value = html_table(pick_rows(data))
         self.why.value = f"<p>{html.escape(data.why)}</p>"
         self.code.value = "\n\n".join(f"# --- {fw}\n{code}" for fw, code in data.code.items())
 
     def problems(self, data):
         return [] if data.winner is not None else [data.why]
-
-    def caption_text(self):
-        return ("Each candidate is run on this image and on a zone plate.  Left: the score, split into what each "
-                "criterion contributes (bold: what matters, weight 1; the others 0.2).  Right: each criterion's "
-                "goodness from red (0) to green (1); the table below gives the measured figures (aliasing energy, "
-                "contrast kept, overshoot, share of pixels with gradient, misalignment in output pixels, taps per "
-                "output).")
 
 
 TAB_CLASSES = (ModesTab, GradientsTab, KernelsTab, LibrariesTab, BackendsTab, PickTab)
@@ -326,12 +422,31 @@ def fix_code(data) -> str:
     return "\n\n".join(blocks)
 
 
+def findings_html(data) -> str:
+    """The findings of the current mode on the backend, with the exact error text, and the measured fixes."""
+    parts = [f"<b>{html.escape(data.mode)} on {html.escape(data.backend)}</b>"]
+    items = []
+    for f in data.findings:
+        colour = {"error": "#b00000", "differs": "#c05000", "warning": "#8a6d00"}.get(f.severity, "#444")
+        text = f"<span style='color:{colour}'><b>{f.severity}</b></span>: {html.escape(f.message)}"
+        if f.error_text:
+            text += f"<br><code>{html.escape(f.error_text)}</code>"
+        if f.versions:
+            text += f"<br><small>releases: {html.escape(f.versions)}</small>"
+        items.append(f"<li>{text}</li>")
+    parts.append("<ul>" + "".join(items) + "</ul>" if items else "<p>no findings</p>")
+    if data.fixes:
+        parts.append("<b>fixes, measured on this image</b><ol>"
+                     + "".join(f"<li>{html.escape(str(fx))}</li>" for fx in data.fixes) + "</ol>")
+    if data.error is not None:
+        parts.append(f"<p>fixes could not be measured: {html.escape(str(data.error))}</p>")
+    return "".join(parts)
+
+
 def html_table(rows) -> str:
     """Rows of strings (header first) as a small HTML table."""
     if not rows:
         return ""
-    head = "".join(f"<th style='padding:2px 8px'>{html.escape(str(c))}</th>" for c in rows[0])
-    body = "".join("<tr>" + "".join(f"<td style='padding:2px 8px'>{html.escape(str(c))}</td>" for c in r)
-                   + "</tr>" for r in rows[1:])
-    return f"<table><tr>{head}</tr>{body}</table>"
-
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in rows[0])
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in r) + "</tr>" for r in rows[1:])
+    return f"<table class='xf-table'><tr>{head}</tr>{body}</table>"

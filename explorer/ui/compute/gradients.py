@@ -56,22 +56,37 @@ def upstream_gradient(kind: str, output: np.ndarray, *, target=None, seed: int =
     """
     dtype = output.dtype if output.dtype.kind == "f" else np.float32
     if kind == "ones":
-        return np.ones(output.shape, dtype)
+        return planar(output.shape, dtype, 1)
     if kind == "mse":
         if target is None:
             raise ArgumentValueError("upstream='mse' needs a target of the output's shape")
-        return (output - target).astype(dtype, copy=False)
+        g = planar(output.shape, dtype)
+        np.subtract(output, target, out=g)
+        return g
     if kind == "random":
-        return np.random.default_rng(seed).standard_normal(output.shape).astype(dtype)
+        h, w, c = output.shape
+        return np.moveaxis(np.random.default_rng(seed).standard_normal((c, h, w)).astype(dtype), 0, 2)
     if kind == "rectangle":
         h, w = output.shape[:2]
         top, left, bottom, right = rect
-        g = np.zeros(output.shape, dtype)
+        g = planar(output.shape, dtype, 0)
         r0, r1 = int(round(top * h)), max(int(round(bottom * h)), int(round(top * h)) + 1)
         c0, c1 = int(round(left * w)), max(int(round(right * w)), int(round(left * w)) + 1)
         g[r0:r1, c0:c1] = 1
         return g
     raise choice_error("upstream", kind, UPSTREAMS)
+
+
+def planar(shape, dtype, fill=None) -> np.ndarray:
+    """An (h, w, C) array stored as C contiguous planes, as the engine's results are (the backward pass then
+    reads it without a transposing copy).
+
+    >>> planar((2, 3, 4), np.float32, 1).strides
+    (12, 4, 24)
+    """
+    h, w, c = shape
+    planes = np.empty((c, h, w), dtype) if fill is None else np.full((c, h, w), fill, dtype)
+    return np.moveaxis(planes, 0, 2)
 
 
 def mse_target(*, scale=None, size=None) -> ImageResize:

@@ -1,13 +1,20 @@
-"""Figures of the explorer: pure functions from data to matplotlib Figures (no widgets, no pyplot).
+"""Figures of the explorer: pure functions from data to figures (no widgets, no pyplot).
 
-Each view has a ``compute_*`` function in :mod:`explorer.ui.compute` (the engine's numbers), a ``*View`` class whose artists are created
-once and updated in place by ``update(data)``, and a ``*_figure`` shortcut that does both on a new Agg
-figure.  Available as ``explorer.ui.views`` and ``explorer.plots``.
+Each view has a ``compute_*`` function in :mod:`explorer.ui.compute` (the engine's numbers) and a drawing:
+
+* image tabs (Modes, Gradients, Libraries): ``*_panels(data)`` gives a
+  :class:`~explorer.ui.views.panels.PanelFigure` (panels of numbers and their pixels, colour bars, caption),
+  drawn as HTML in the app (:mod:`~explorer.ui.views.html_figure`) and as a matplotlib figure for slides
+  (:mod:`~explorer.ui.views.export`); ``*_figure(...)`` computes and draws the latter;
+* plots (Kernels) and tables (Backends, Pick): a matplotlib ``*View`` (artists created once, updated in place)
+  and, for the tables, an HTML form for the app.
+
+Available as ``explorer.ui.views`` and ``explorer.plots``.
 
 >>> import explorer
 >>> from explorer.images import checkerboard
 >>> fig = explorer.plots.modes_figure(checkerboard(32, 4), ["nearest", "bilinear"], scale=0.5)
->>> len(fig.axes) > 0
+>>> bool(fig.get_size_inches()[0] >= 16)
 True
 """
 
@@ -17,17 +24,17 @@ from ..compute.gradients import compute_gradients, upstream_gradient
 from ..compute.libraries import compute_libraries
 from ..compute.modes import compute_modes
 from .anatomy import AnatomyView, anatomy_figure
-from .backends import BackendsView, backends_figure
-from .gradients import GradientsView, gradients_figure
-from .libraries import LibrariesView, libraries_figure
-from .modes import ModesView, modes_figure
-from .pick import PickView, pick_figure
+from .backends import BackendsView, backends_figure, backends_html
+from .gradients import gradients_figure, gradients_panels
+from .libraries import libraries_figure, libraries_panels
+from .modes import modes_figure, modes_panels
+from .pick import PickView, pick_figure, pick_html
 
 __all__ = [
-    "ModesView", "modes_figure", "compute_modes",
-    "GradientsView", "gradients_figure", "compute_gradients", "upstream_gradient",
+    "modes_panels", "modes_figure", "compute_modes",
+    "gradients_panels", "gradients_figure", "compute_gradients", "upstream_gradient",
     "AnatomyView", "anatomy_figure", "compute_anatomy", "kernel_response",
-    "LibrariesView", "libraries_figure", "compute_libraries",
-    "BackendsView", "backends_figure", "compute_backends",
-    "PickView", "pick_figure",
+    "libraries_panels", "libraries_figure", "compute_libraries",
+    "BackendsView", "backends_figure", "backends_html", "compute_backends",
+    "PickView", "pick_figure", "pick_html",
 ]

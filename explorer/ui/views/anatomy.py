@@ -4,9 +4,11 @@
   width proportional to the weight (red positive, blue negative);
 * the kernel around one chosen output sample and the weights it takes (stems);
 * the weight matrix ``W`` (forward, ``y = W x``) and its transpose (backward, ``dx = W.T dy``) on one
-  signed scale;
+  signed scale, with its colour bar;
 * the frequency response of each mode's kernel, stretched as the engine stretches it under antialias,
   against the output's Nyquist limit: what lies right of it folds back as aliasing.
+
+The app shows the figure as SVG (text stays text at any width); slides get PNG, SVG or PDF.
 
 >>> import numpy as np
 >>> data = compute_anatomy("bilinear", ["nearest", "bilinear"], n=8, scale=0.5)
@@ -19,6 +21,8 @@ True
 
 from __future__ import annotations
 
+import io
+import re
 
 import numpy as np
 from matplotlib.collections import LineCollection
@@ -28,6 +32,10 @@ from ..compute.anatomy import AnatomyData, compute_anatomy
 from . import style as S
 
 _COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
+#: Font sizes of the figure, in points: 12.5 px and more at 100 dpi, and in the app's SVG at its minimum width.
+TITLE_PT, TEXT_PT = 11, 9.5
+#: Width and height of the figure, in inches.
+SIZE = (12.0, 8.6)
 
 
 class AnatomyView:
@@ -39,89 +47,103 @@ class AnatomyView:
         self.fig = fig
         self.layout = None
 
-    def _build(self, labels=()):
-        from matplotlib.colors import Normalize
-
-        fig = S.new_figure(10.0, 7.6, self.fig)
-        self.fig = fig
-        gs = fig.add_gridspec(3, 3, height_ratios=[1.0, 0.9, 1.4], left=0.05, right=0.98, top=0.94,
-                              bottom=0.07, hspace=0.45, wspace=0.25)
+    # ------------------------------------------------------------------ layout
+    def _build(self):
+        fig = self.fig = S.new_figure(*SIZE, self.fig)
+        gs = fig.add_gridspec(3, 4, height_ratios=[1.0, 0.9, 1.5], width_ratios=[1, 1, 0.05, 1.25], left=0.07,
+                              right=0.98, top=0.95, bottom=0.08, hspace=0.55, wspace=0.32)
         ax0 = fig.add_subplot(gs[0, :])
         ax1 = fig.add_subplot(gs[1, :], sharex=ax0)
-        axw, axt, axf = fig.add_subplot(gs[2, 0]), fig.add_subplot(gs[2, 1]), fig.add_subplot(gs[2, 2])
-        self.axes = {"anatomy": ax0, "kernel": ax1, "weights": axw, "transpose": axt, "response": axf}
+        axw, axt = fig.add_subplot(gs[2, 0]), fig.add_subplot(gs[2, 1])
+        cax, axf = fig.add_subplot(gs[2, 2]), fig.add_subplot(gs[2, 3])
+        self.axes = {"anatomy": ax0, "kernel": ax1, "weights": axw, "transpose": axt, "bar": cax,
+                     "response": axf}
         self.lines = {}
-        ax0.set_yticks([0, 1], ["input", "output"])
-        ax0.set_ylim(-0.35, 1.35)
-        ax0.tick_params(labelbottom=True)
-        self.lines["taps"] = ax0.add_collection(LineCollection([], linewidths=1, zorder=1))
-        self.lines["inputs"] = ax0.plot([], [], "o", color="black", ms=5, zorder=3)[0]
-        self.lines["outputs"] = ax0.plot([], [], "s", color=S.OVER, ms=5, zorder=3)[0]
-        self.lines["chosen"] = ax0.plot([], [], "s", color="#d62728", ms=8, zorder=4, mfc="none")[0]
-        _title(ax0, "output samples on the input grid")
-        ax1.axhline(0, color="#999999", lw=0.8)
-        self.lines["kernel"] = ax1.plot([], [], "-", color="#555555", lw=1.2)[0]
-        self.lines["stems"] = ax1.add_collection(LineCollection([], colors="#d62728", linewidths=2))
-        self.lines["stem_heads"] = ax1.plot([], [], "o", color="#d62728", ms=4)[0]
-        self.lines["centre"] = ax1.axvline(0, color=S.OVER, lw=1, ls="--")
-        ax1.tick_params(labelbottom=False)
-        ax1.set_yticks([0.0, 0.5, 1.0])
-        self.norm = Normalize(-1, 1)
-        self.images = {
-            "weights": axw.imshow(np.zeros((2, 2)), cmap=S.SIGNED, norm=self.norm, interpolation="nearest",
-                                  aspect="auto"),
-            "transpose": axt.imshow(np.zeros((2, 2)), cmap=S.SIGNED, norm=self.norm, interpolation="nearest",
-                                    aspect="auto"),
-        }
-        S.bare(axw)
-        S.bare(axt)
-        _title(axw, "W (forward)")
-        _title(axt, "Wᵀ (backward)")
+        self._build_anatomy(ax0)
+        self._build_kernel(ax1)
+        self._build_matrices(axw, axt, cax)
+        self._build_response(axf)
         for ax in self.axes.values():
-            ax.tick_params(labelsize=7)
-        self.curves, self.legend_texts = [], []  # a pool of response lines, relabelled per update
-        for i, colour in enumerate(_COLOURS):
-            self.curves.append(axf.plot([], [], lw=1.3, color=colour)[0])
-            self.legend_texts.append(axf.text(0.98, 0.80 - 0.075 * i, "", transform=axf.transAxes, ha="right",
-                                              va="top", fontsize=7, color=colour))
-        axf.axhline(0, color="#999999", lw=0.6)
-        self.lines["nyquist"] = axf.axvline(0.5, color="black", lw=1, ls="--")
-        self.alias_zone = axf.add_patch(Rectangle((0.5, 0), 0.5, 1, transform=axf.get_xaxis_transform(),
-                                                  color="#d62728", alpha=0.08, lw=0))
-        axf.set_xlim(0, 1)
-        axf.set_ylim(-0.25, 1.1)
-        axf.set_xticks([0.0, 0.25, 0.5, 0.75, 1.0])
-        axf.set_yticks([0.0, 0.5, 1.0])
-        _title(axf, "kernel gain")
-        self.caption = ""
-        self.error = ax0.text(0.5, 0.5, "", transform=ax0.transAxes, ha="center", va="center", fontsize=9,
+            ax.tick_params(labelsize=TEXT_PT)
+        self.error = ax0.text(0.5, 0.5, "", transform=ax0.transAxes, ha="center", va="center", fontsize=TEXT_PT,
                               color="#b00000")
+        self.caption = ""
         self.layout = True
 
+    def _build_anatomy(self, ax):
+        ax.set_yticks([0, 1], ["input", "output"])
+        ax.set_ylim(-0.35, 1.35)
+        ax.tick_params(labelbottom=True)
+        ax.set_xlabel("position on the input axis (input sample index)", fontsize=TEXT_PT)
+        self.lines["taps"] = ax.add_collection(LineCollection([], linewidths=1, zorder=1))
+        self.lines["inputs"] = ax.plot([], [], "o", color="black", ms=5, zorder=3)[0]
+        self.lines["outputs"] = ax.plot([], [], "s", color=S.OVER, ms=5, zorder=3)[0]
+        self.lines["chosen"] = ax.plot([], [], "s", color="#d62728", ms=9, zorder=4, mfc="none")[0]
+        _title(ax, "where each output sample lands, and the inputs it reads")
+
+    def _build_kernel(self, ax):
+        ax.axhline(0, color="#999999", lw=0.8)
+        self.lines["kernel"] = ax.plot([], [], "-", color="#555555", lw=1.2)[0]
+        self.lines["stems"] = ax.add_collection(LineCollection([], colors="#d62728", linewidths=2))
+        self.lines["stem_heads"] = ax.plot([], [], "o", color="#d62728", ms=4)[0]
+        self.lines["centre"] = ax.axvline(0, color=S.OVER, lw=1, ls="--")
+        ax.tick_params(labelbottom=False)
+        ax.set_yticks([0.0, 0.5, 1.0])
+        ax.set_ylabel("weight", fontsize=TEXT_PT)
+
+    def _build_matrices(self, axw, axt, cax):
+        from matplotlib.colors import Normalize
+
+        self.norm = Normalize(-1, 1)
+        self.images = {name: ax.imshow(np.zeros((2, 2)), cmap=S.SIGNED, norm=self.norm, interpolation="none",
+                                       aspect="auto") for name, ax in (("weights", axw), ("transpose", axt))}
+        axw.set_xlabel("input sample", fontsize=TEXT_PT)
+        axw.set_ylabel("output sample", fontsize=TEXT_PT)
+        axt.set_xlabel("output sample", fontsize=TEXT_PT)
+        axt.set_ylabel("input sample", fontsize=TEXT_PT)
+        _title(axw, "W: forward, y = W x")
+        _title(axt, "Wᵀ: backward, ∂x = Wᵀ ∂y")
+        self.bar = self.fig.colorbar(self.images["weights"], cax=cax)
+        self.bar.set_label("weight (red +, blue −)", fontsize=TEXT_PT)
+
+    def _build_response(self, ax):
+        self.curves, self.legend_texts = [], []  # a pool of response lines, relabelled per update
+        for i, colour in enumerate(_COLOURS):
+            self.curves.append(ax.plot([], [], lw=1.3, color=colour)[0])
+            self.legend_texts.append(ax.text(0.98, 0.97 - 0.085 * i, "", transform=ax.transAxes, ha="right",
+                                             va="top", fontsize=TEXT_PT, color=colour))
+        ax.axhline(0, color="#999999", lw=0.6)
+        self.lines["nyquist"] = ax.axvline(0.5, color="black", lw=1, ls="--")
+        self.alias_zone = ax.add_patch(Rectangle((0.5, 0), 0.5, 1, transform=ax.get_xaxis_transform(),
+                                                 color="#d62728", alpha=0.08, lw=0))
+        ax.set_xlim(0, 1)
+        ax.set_ylim(-0.25, 1.1)
+        ax.set_xticks([0.0, 0.25, 0.5, 0.75, 1.0])
+        ax.set_yticks([0.0, 0.5, 1.0])
+        ax.set_xlabel("frequency (cycles per input sample)", fontsize=TEXT_PT)
+        ax.set_ylabel("gain", fontsize=TEXT_PT)
+        _title(ax, "kernel gain; right of the dashed line: aliasing")
+
+    # ------------------------------------------------------------------ update
     def update(self, data: AnatomyData) -> "AnatomyView":
-        labels = tuple(data.responses)[:len(_COLOURS)]
         if self.layout is None:
-            self._build(labels)
-        self.legend = {}
-        for i, curve in enumerate(self.curves):
-            label = labels[i] if i < len(labels) else None
-            if label is None:
-                curve.set_data([], [])
-                self.legend_texts[i].set_text("")
-                continue
-            self.lines[f"response:{label}"] = curve
-            self.legend[label] = self.legend_texts[i]
-        n, m, w = data.n, data.m, data.weights
-        ax0, ax1 = self.axes["anatomy"], self.axes["kernel"]
+            self._build()
         self.error.set_text(S.wrap(data.error, 80) if data.error is not None else "")
-        x = data.coordinates
+        limit = S.symmetric_limit([data.weights])
+        xs = self._update_anatomy(data, limit)
+        self._update_kernel(data, xs)
+        self._update_matrices(data, limit)
+        self._update_response(data)
+        self.caption = anatomy_caption(data)
+        return self
+
+    def _update_anatomy(self, data, limit) -> float:
+        """The top panel; returns the chosen output's position."""
+        n, w, x = data.n, data.weights, data.coordinates
         rows, cols = np.nonzero(w)
-        segments = [((x[i] if np.isfinite(x[i]) else cols_i, 1.0), (cols_i, 0.0))
-                    for i, cols_i in zip(rows, cols)]
-        values = w[rows, cols]
-        limit = S.symmetric_limit([w])
         taps = self.lines["taps"]
-        taps.set_segments(segments)
+        taps.set_segments([((x[i] if np.isfinite(x[i]) else j, 1.0), (j, 0.0)) for i, j in zip(rows, cols)])
+        values = w[rows, cols]
         taps.set_linewidths(0.4 + 3.0 * np.abs(values) / limit)
         taps.set_colors([S.SIGNED(0.85) if v > 0 else S.SIGNED(0.15) for v in values])
         self.lines["inputs"].set_data(np.arange(n), np.zeros(n))
@@ -132,63 +154,75 @@ class AnatomyView:
         self.lines["chosen"].set_data([xs], [1.0])
         lo = min(-0.5, float(np.nanmin(x)) - 0.5) if finite.any() else -0.5
         hi = max(n - 0.5, float(np.nanmax(x)) + 0.5) if finite.any() else n - 0.5
-        t, k = data.curve
+        t = data.curve[0]
         if len(t):
             lo, hi = min(lo, float(t.min())), max(hi, float(t.max()))
-        ax0.set_xlim(lo, hi)
+        ax = self.axes["anatomy"]
+        ax.set_xlim(lo, hi)
         ticks = list(range(n)) if n <= 24 else np.linspace(0, n - 1, 9).round().tolist()
-        if list(ax0.get_xticks()) != ticks:
-            ax0.set_xticks(ticks)
-        self.lines["kernel"].set_data(t, k)
-        row = w[chosen]
+        if list(ax.get_xticks()) != ticks:
+            ax.set_xticks(ticks)
+        return xs
+
+    def _update_kernel(self, data, xs):
+        t, k = data.curve
+        row = data.weights[data.sample]
         js = np.nonzero(row)[0]
+        self.lines["kernel"].set_data(t, k)
         self.lines["stems"].set_segments([((j, 0.0), (j, row[j])) for j in js])
         self.lines["stem_heads"].set_data(js, row[js])
         self.lines["centre"].set_xdata([xs, xs])
         ymin = min(-0.2, float(row.min()) - 0.1, float(k.min()) - 0.1 if len(k) else 0)
         ymax = max(1.05, float(row.max()) + 0.1, float(k.max()) + 0.1 if len(k) else 0)
-        ax1.set_ylim(ymin, ymax)
-        _title(ax1, f"output {chosen} at x = {xs:.4g}")
+        self.axes["kernel"].set_ylim(ymin, ymax)
+        _title(self.axes["kernel"], f"output {data.sample} at x = {xs:.4g}: the kernel and the weights it takes")
+
+    def _update_matrices(self, data, limit):
+        n, m, w = data.n, data.m, data.weights
         self.norm.vmin, self.norm.vmax = -limit, limit
-        self.images["weights"].set_data(w)
-        self.images["weights"].set_extent((-0.5, n - 0.5, m - 0.5, -0.5))
-        self.images["transpose"].set_data(w.T)
-        self.images["transpose"].set_extent((-0.5, m - 0.5, n - 0.5, -0.5))
-        self.axes["weights"].set_xlim(-0.5, n - 0.5)
-        self.axes["weights"].set_ylim(m - 0.5, -0.5)
-        self.axes["transpose"].set_xlim(-0.5, m - 0.5)
-        self.axes["transpose"].set_ylim(n - 0.5, -0.5)
+        for name, array, rows, cols in (("weights", w, m, n), ("transpose", w.T, n, m)):
+            self.images[name].set_data(array)
+            self.images[name].set_extent((-0.5, cols - 0.5, rows - 0.5, -0.5))
+            self.axes[name].set_xlim(-0.5, cols - 0.5)
+            self.axes[name].set_ylim(rows - 0.5, -0.5)
+
+    def _update_response(self, data):
+        labels = tuple(data.responses)[:len(_COLOURS)]
+        for key in [k for k in self.lines if k.startswith("response:")]:
+            del self.lines[key]
+        self.legend = {}
+        for i, (curve, text) in enumerate(zip(self.curves, self.legend_texts)):
+            label = labels[i] if i < len(labels) else None
+            resp = data.responses.get(label) if label else None
+            if label is None:
+                curve.set_data([], [])
+                text.set_text("")
+                continue
+            self.lines[f"response:{label}"], self.legend[label] = curve, text
+            if isinstance(resp, np.ndarray):
+                curve.set_data(data.frequencies, resp)
+                curve.set_linewidth(2.6 if label == data.mode else 1.2)
+                text.set_text(label)
+            else:
+                curve.set_data([], [])
+                text.set_text(f"{label}: not available")
         nyq = data.output_nyquist
         self.lines["nyquist"].set_xdata([nyq, nyq])
         self.alias_zone.set_x(nyq)
         self.alias_zone.set_width(max(0.0, 1.0 - nyq))
-        for key in [k for k in self.lines if k.startswith("response:") and k[9:] not in labels]:
-            del self.lines[key]
-        for label in labels:
-            resp = data.responses[label]
-            line = self.lines[f"response:{label}"]
-            if isinstance(resp, np.ndarray):
-                line.set_data(data.frequencies, resp)
-                line.set_linewidth(2.6 if label == data.mode else 1.2)
-                self.legend[label].set_text(label)
-            else:
-                line.set_data([], [])
-                self.legend[label].set_text(f"{label}: not available")
-        self.caption = anatomy_caption(data)
-        return self
 
 
 def anatomy_caption(data: AnatomyData) -> str:
-    """What the Kernels figure shows, in words (the figure itself keeps its text short: text is the most
-    expensive thing matplotlib draws)."""
+    """What the Kernels figure shows, in words."""
     direction = "down" if data.step > 1 else ("up" if data.step < 1 else "same size")
     text = (f"{data.mode} ({data.kernel_name} kernel) on one axis: {data.n} → {data.m} samples ({direction}); "
             f"step {data.step:.4g} input samples per output; kernel stretch {data.stretch:.4g}.  Top: where "
             "each output sample lands on the input grid and the inputs it reads (line width ∝ |weight|, red "
-            "positive, blue negative).  Middle: the kernel around the chosen output and the weights it takes "
-            "(stems).  Bottom: W (rows outputs, columns inputs; forward y = W x), its transpose (backward "
-            f"∂x = Wᵀ ∂y) and each kernel's gain per frequency (cycles per input sample): right of the dashed "
-            f"output Nyquist limit ({data.output_nyquist:.3g}), whatever passes folds back as aliasing.")
+            "positive, blue negative); x is the chosen output's source coordinate.  Middle: the kernel around "
+            "the chosen output and the weights it takes (stems).  Bottom: W (rows outputs, columns inputs; "
+            "forward y = W x), its transpose (backward ∂x = Wᵀ ∂y), on one signed scale, and each kernel's gain "
+            "per frequency (cycles per input sample): right of the dashed output Nyquist limit "
+            f"({data.output_nyquist:.3g}), whatever passes folds back as aliasing.")
     if data.notes:
         text += f"  Note: {data.notes}."
     if data.error is not None:
@@ -198,7 +232,19 @@ def anatomy_caption(data: AnatomyData) -> str:
 
 def _title(ax, text):
     if ax.get_title() != text:
-        ax.set_title(text, fontsize=9, y=1.0, pad=3)  # a fixed y skips the costly auto-placement
+        ax.set_title(text, fontsize=TITLE_PT, y=1.0, pad=4)  # a fixed y skips the costly auto-placement
+
+
+def svg_markup(fig) -> str:
+    """``fig`` as inline SVG markup (text kept as text, the XML prologue removed), scaling to its container."""
+    import matplotlib
+
+    buf = io.StringIO()
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "explorer"}):
+        fig.savefig(buf, format="svg")
+    svg = buf.getvalue()
+    svg = svg[svg.index("<svg"):]
+    return re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"', r'<svg\1', svg, count=1)
 
 
 def anatomy_figure(mode, modes=(), *, fig=None, **options):

@@ -3,7 +3,8 @@
 The grid has one row per mode and one column per use (forward; backward when training; backward under
 deterministic algorithms; ONNX export for PyTorch backends), coloured by the worst finding of
 :func:`explorer.check` for that use: error (red), differs from PyTorch (orange), warning (amber), ok (green).
-The fixes come from :func:`explorer.suggest_fixes`, measured on the current image.
+Each cell says why it is not ok (a tooltip in the app, a list below the grid).  The fixes come from
+:func:`explorer.suggest_fixes`, measured on the current image.
 
 >>> from explorer.images import checkerboard
 >>> data = compute_backends(["nearest", "bicubic"], "torch", device="mps", antialias=True,
@@ -12,6 +13,8 @@ The fixes come from :func:`explorer.suggest_fixes`, measured on the current imag
 ('error', 'ok')
 >>> print(data.fixes[0])
 set PYTORCH_ENABLE_MPS_FALLBACK=1 ...: identical output and gradient for this 0.5x downscale
+>>> "✗" in backends_html(data) and "title=" in backends_html(data)
+True
 >>> view = BackendsView().update(data)
 >>> view.images["grid"].get_array().shape
 (2, 4)
@@ -19,6 +22,7 @@ set PYTORCH_ENABLE_MPS_FALLBACK=1 ...: identical output and gradient for this 0.
 
 from __future__ import annotations
 
+import html as H
 
 import numpy as np
 from matplotlib.colors import BoundaryNorm, ListedColormap
@@ -28,11 +32,49 @@ from . import style as S
 
 COLOURS = {"ok": "#2ca02c", "warning": "#ffbf00", "differs": "#ff7f0e", "error": "#d62728"}
 SYMBOLS = {"ok": "✓", "warning": "!", "differs": "≠", "error": "✗"}
+MEANINGS = {"ok": "ok", "warning": "warning", "differs": "differs from PyTorch", "error": "error"}
+TEXT_PT = 10
+
+
+def reason(data: BackendsData, mode: str, use: str) -> str:
+    """Why the cell (mode, use) is not ok, in one sentence (empty when it is)."""
+    if data.status[(mode, use)] == "ok":
+        return ""
+    reasons = getattr(data, "reasons", None) or {}
+    if (mode, use) in reasons:
+        return reasons[(mode, use)]
+    return " ".join(data.messages.get((mode, use), [])) or MEANINGS[data.status[(mode, use)]]
+
+
+def legend_html() -> str:
+    return " &nbsp; ".join(f"<span style='background:{COLOURS[s]};color:white;padding:1px 6px'>{SYMBOLS[s]}</span> "
+                           f"{MEANINGS[s]}" for s in STATUSES)
+
+
+def backends_html(data: BackendsData) -> str:
+    """The support grid as an HTML table: a coloured cell with a symbol per mode and use, the reason as its
+    tooltip; the current mode's row in bold; below, why the current mode's cells are not ok."""
+    head = "".join(f"<th>{H.escape(u)}</th>" for u in data.uses)
+    rows = []
+    for m in data.modes:
+        cells = "".join(
+            f"<td style='background:{COLOURS[data.status[(m, u)]]};color:white;text-align:center;font-size:16px' "
+            f"title='{H.escape(reason(data, m, u) or 'ok')}'>{SYMBOLS[data.status[(m, u)]]}</td>" for u in data.uses)
+        weight = "bold" if m == data.mode else "normal"
+        rows.append(f"<tr><th style='text-align:right;font-weight:{weight}'>{H.escape(m)}</th>{cells}</tr>")
+    where = " ".join(str(v) for v in (data.backend, data.version, data.device) if v is not None)
+    why = [f"<li><b>{H.escape(u)}</b>: {H.escape(reason(data, data.mode, u))}</li>"
+           for u in data.uses if data.mode in data.modes and data.status[(data.mode, u)] != "ok"]
+    notes = (f"<div>why {H.escape(data.mode)} is not ok here:<ul>{''.join(why)}</ul></div>" if why else "")
+    return (f"<div class='xf-figure'><div style='margin:4px 0'><b>{H.escape(where)}</b>: {legend_html()}</div>"
+            f"<table class='xf-table' style='width:100%'><tr><th></th>{head}</tr>{''.join(rows)}</table>"
+            f"{notes}</div>")
 
 
 class BackendsView:
-    """The support grid (``images["grid"]``: status codes 0..3, see :data:`STATUSES`) with a symbol per
-    cell; with ``findings=True`` also the findings and fixes as text below (the app shows them as HTML)."""
+    """The support grid as a matplotlib figure (for slides): ``images["grid"]`` holds status codes 0..3 (see
+    :data:`STATUSES`), a symbol per cell, the legend on top; with ``findings=True`` also the findings and
+    fixes as text below."""
 
     def __init__(self, fig=None, findings: bool = False):
         self.fig = fig
@@ -41,29 +83,27 @@ class BackendsView:
 
     def _build(self, modes, uses, lines):
         rows, cols = len(modes), len(uses)
-        grid_h, text_h = 0.42 * rows, (0.14 * lines + 0.2 if self.show_findings else 0.0)
-        height = grid_h + 0.75 + text_h
-        fig = S.new_figure(1.55 * cols + 1.5, height, self.fig)
-        self.fig = fig
-        ax = fig.add_axes((1.35 / (1.55 * cols + 1.5), (text_h + 0.3) / height, 1.5 * cols / (1.55 * cols + 1.5),
-                           grid_h / height))
+        grid_h, text_h = 0.5 * rows, (0.2 * lines + 0.2 if self.show_findings else 0.0)
+        height, width = grid_h + 1.0 + text_h, 2.0 * cols + 2.2
+        fig = self.fig = S.new_figure(width, height, self.fig)
+        ax = fig.add_axes((2.0 / width, (text_h + 0.3) / height, 1.9 * cols / width, grid_h / height))
         cmap = ListedColormap([COLOURS[s] for s in STATUSES])
         norm = BoundaryNorm(np.arange(len(STATUSES) + 1) - 0.5, len(STATUSES))
         self.images = {"grid": ax.imshow(np.zeros((rows, cols)), cmap=cmap, norm=norm, aspect="auto")}
-        ax.set_xticks(range(cols), uses, fontsize=8)
-        ax.set_yticks(range(rows), modes, fontsize=8)
+        ax.set_xticks(range(cols), uses, fontsize=TEXT_PT)
+        ax.set_yticks(range(rows), modes, fontsize=TEXT_PT)
         ax.xaxis.tick_top()
         ax.tick_params(length=0)
-        self.cells = {(m, u): ax.text(j, i, "", ha="center", va="center", fontsize=11, color="white")
+        self.cells = {(m, u): ax.text(j, i, "", ha="center", va="center", fontsize=13, color="white")
                       for i, m in enumerate(modes) for j, u in enumerate(uses)}
-        self.title = fig.text(0.01, (text_h + 0.05) / height, "", fontsize=8, va="bottom")
-        self.text = (fig.text(0.01, (text_h - 0.05) / height, "", fontsize=7, va="top", family="monospace")
+        self.title = fig.text(0.01, 1 - 0.1 / height, "", fontsize=TEXT_PT, va="top")
+        self.text = (fig.text(0.01, (text_h - 0.05) / height, "", fontsize=TEXT_PT, va="top", family="monospace")
                      if self.show_findings else None)
         self.axes = {"grid": ax}
         self.layout = (tuple(modes), tuple(uses), lines)
 
     def update(self, data: BackendsData) -> "BackendsView":
-        text = findings_text(data, width=100, limit=10) if self.show_findings else ""
+        text = findings_text(data, width=110, limit=10) if self.show_findings else ""
         lines = text.count("\n") + 1 if text else 0
         if self.layout != (tuple(data.modes), tuple(data.uses), lines):
             self._build(data.modes, data.uses, lines)
@@ -73,7 +113,8 @@ class BackendsView:
         for (m, u), t in self.cells.items():
             t.set_text(SYMBOLS[data.status[(m, u)]])
         where = " ".join(str(v) for v in (data.backend, data.version, data.device) if v is not None)
-        self.title.set_text(f"{where}:  ✓ ok   ! warning   ≠ differs from PyTorch   ✗ error")
+        self.title.set_text(f"{where}:  " + "   ".join(f"{SYMBOLS[s]} {MEANINGS[s]}" for s in STATUSES)
+                            + "  (colour of each cell: the worst finding of explorer.check)")
         if self.text is not None:
             self.text.set_text(text)
         return self

@@ -1,8 +1,8 @@
 """Gradients: what flows back to the input, for an upstream gradient of your choice, per mode.
 
-Rows: the upstream gradient (output space), the gradient with respect to the input (``W.T @ g``), a zoom on
-it, and a zoom on the *coverage* ``W.T @ 1`` (how much each input pixel feeds the output).  Input pixels
-with zero coverage never receive any gradient: nearest downsampling leaves most pixels dead, bilinear
+Rows: the upstream gradient dL/dy (output space), the gradient with respect to the input dL/dx = Wᵀ g, a zoom
+on it, and a zoom on the *coverage* Wᵀ 1 (how much each input pixel feeds the output).  Input pixels with
+zero coverage never receive any gradient (red): nearest downsampling leaves most pixels dead, bilinear
 downsampling without antialias skips whole rows and columns, and nearest upsampling by a non-integer factor
 gives a checkerboard of 1s and 2s.
 
@@ -12,134 +12,90 @@ gives a checkerboard of 1s and 2s.
 >>> r = data.results["nearest"]
 >>> r.grad.shape, int((r.coverage == 0).sum()), r.dead
 ((9, 9, 1), 65, 65)
->>> view = GradientsView().update(data)
->>> bool(np.array_equal(view.images["grad:nearest"].get_array(), r.grad[:, :, 0]))
+>>> fig = gradients_panels(data)
+>>> bool(np.array_equal(fig.panels["grad:nearest"].values, r.grad[:, :, 0]))
 True
 """
 
 from __future__ import annotations
 
+import numpy as np
 
-
-from ..defaults import UPSTREAMS
 from ..compute.gradients import GradientResult, GradientsData, compute_gradients
+from ..defaults import UPSTREAMS
+from . import pixels as P
 from . import style as S
+from .panels import (ColourBar, PanelFigure, column_limits, error_panel, recolour, symmetric_limit, whole_panel,
+                     zoom_panel)
+
+ROWS = ("upstream", "grad", "grad_zoom", "coverage_zoom")
 
 
-class GradientsView:
-    """The Gradients figure; ``images`` maps ``"upstream:<mode>"``, ``"grad:<mode>"``,
-    ``"grad_zoom:<mode>"`` and ``"coverage_zoom:<mode>"`` to their ``AxesImage``.  Each row shares one
-    norm; coverage 0 (dead pixels) is painted red."""
+def gradients_panels(data: GradientsData) -> PanelFigure:
+    """The Gradients figure: one column per mode, the four rows of :data:`ROWS`, one scale per row."""
+    labels = tuple(data.results)
+    image_hw = data.image.shape[:2]
+    shapes = [(max(r.upstream.shape[0], image_hw[0]), max(r.upstream.shape[1], image_hw[1]))
+              if isinstance(r, GradientResult) else image_hw for r in data.results.values()]
+    columns = column_limits(shapes)
+    box = data.crop
+    panels = {}
+    for (label, r), limits in zip(data.results.items(), columns):
+        if not isinstance(r, GradientResult):
+            panels[f"upstream:{label}"] = error_panel(f"{label}: not available", r)
+            for name in ROWS[1:]:
+                panels[f"{name}:{label}"] = error_panel("", "")
+            continue
+        _mode_panels(panels, label, r, box, limits, data.image.shape)
+    limits_of = {}
+    for name, scale in (("upstream", "signed"), ("grad", "signed"), ("coverage_zoom", "coverage")):
+        shown = [panels[f"{n}:{m}"] for m in labels for n in ((name, "grad_zoom") if name == "grad" else (name,))]
+        values = [p.values for p in shown if p.values is not None]
+        limit = (max([float(np.max(v)) for v in values] + [1e-12]) if scale == "coverage"
+                 else symmetric_limit(values))
+        limits_of[name] = limit
+        for p in shown:
+            recolour(p, limit)
+    lu, lg, lc = limits_of["upstream"], limits_of["grad"], limits_of["coverage_zoom"]
+    bars = {0: ColourBar("signed", -lu, lu, "dL/dy, upstream gradient (per output pixel)"),
+            1: ColourBar("signed", -lg, lg, "dL/dx = Wᵀ g (per input pixel)"),
+            2: ColourBar("signed", -lg, lg, "dL/dx = Wᵀ g (per input pixel)"),
+            3: ColourBar("coverage", 0.0, lc, "coverage Wᵀ 1: total weight an input pixel gives",
+                         ((S.DEAD, "0: dead, no gradient"),))}
+    rows = [("upstream gradient dL/dy, output space", [f"upstream:{m}" for m in labels]),
+            ("gradient with respect to the input, dL/dx", [f"grad:{m}" for m in labels]),
+            ("zoom on dL/dx in the orange box: every pixel", [f"grad_zoom:{m}" for m in labels]),
+            ("zoom on the coverage in the box: red pixels never receive a gradient",
+             [f"coverage_zoom:{m}" for m in labels])]
+    return PanelFigure("gradients", rows, panels, bars, gradients_caption(data), [c[1] for c in columns])
 
-    ROWS = ("upstream", "grad", "grad_zoom", "coverage_zoom")
 
-    def __init__(self, fig=None):
-        self.fig = fig
-        self.layout = None
-        self.pool = None
-
-    def _build(self, labels):
-        from matplotlib.colors import Normalize
-
-        k = len(labels)
-        size = (2.1 * k + 0.9, 8.0)
-        cmaps = {"upstream": S.SIGNED, "grad": S.SIGNED, "grad_zoom": S.SIGNED, "coverage_zoom": S.POSITIVE}
-        if self.pool is None:  # first layout: a clean figure, norms, scale bars
-            self.fig = S.new_figure(*size, self.fig)
-            self.pool = S.PanelPool(self.fig)
-            self.norms = {"upstream": Normalize(-1, 1), "grad": Normalize(-1, 1),
-                          "coverage_zoom": Normalize(1e-12, 1)}
-            self.norms["grad_zoom"] = self.norms["grad"]
-            self.bars = {name: S.ScaleBar(self.fig.add_axes((0, 0, 1, 1)), cmaps[name])
-                         for name in ("upstream", "grad", "coverage_zoom")}
-        else:  # later layouts move the existing panels
-            self.fig.set_size_inches(*size, forward=True)
-        gs = self.fig.add_gridspec(4, k + 1, width_ratios=[1] * k + [0.06], left=0.01, right=0.93, top=0.96,
-                                   bottom=0.01, wspace=0.08, hspace=0.3)
-        self.pool.start()
-        self.images, self.axes, self.texts, self.crop_boxes = {}, {}, {}, {}
-        for col, label in enumerate(labels):
-            for row, name in enumerate(self.ROWS):
-                key = f"{name}:{label}"
-                panel = self.pool.take(gs[row, col], cmaps[name], self.norms[name])
-                self.images[key], self.axes[key], self.texts[key] = panel.image, panel.ax, panel.text
-                if name == "grad":
-                    self.crop_boxes[label] = self.pool.box(panel, S.OVER)
-        for row, name in enumerate(("upstream", "grad", None, "coverage_zoom")):
-            if name:
-                self.bars[name].ax.set_subplotspec(gs[row, k])
-        self.caption = ""
-        self.pixels = {}
-        self.layout = tuple(labels)
-
-    def update(self, data: GradientsData) -> "GradientsView":
-        labels = tuple(data.results)
-        if self.layout != labels:
-            self._build(labels)
-        image = data.image
-        H, W = image.shape[:2]
-        full = S.extent(image.shape)
-        top, left, bottom, right = data.crop
-        box = (left * W - 0.5, right * W - 0.5, bottom * H - 0.5, top * H - 0.5)
-        ok = {k: v for k, v in data.results.items() if isinstance(v, GradientResult)}
-        shown_up = {k: S.channel_mean(v.upstream) for k, v in ok.items()}
-        shown_grad = {k: S.channel_mean(v.grad) for k, v in ok.items()}
-        lim_up = S.symmetric_limit(shown_up.values())
-        lim_grad = S.symmetric_limit(shown_grad.values())
-        cov_max = max([float(v.coverage.max()) for v in ok.values()] + [1e-12])
-        self.norms["upstream"].vmin, self.norms["upstream"].vmax = -lim_up, lim_up
-        self.norms["grad"].vmin, self.norms["grad"].vmax = -lim_grad, lim_grad
-        self.norms["coverage_zoom"].vmin = min(1e-9, cov_max * 1e-9)
-        self.norms["coverage_zoom"].vmax = cov_max
-        self.bars["upstream"].set(-lim_up, lim_up)
-        self.bars["grad"].set(-lim_grad, lim_grad)
-        self.bars["coverage_zoom"].set(0.0, cov_max)
-        for label in labels:
-            result = data.results[label]
-            if not isinstance(result, GradientResult):
-                for name in self.ROWS:
-                    self._set(f"{name}:{label}", S.blank_like((2, 2)), full,
-                              f"{label}: not available" if name == "upstream" else "",
-                              error=result if name == "upstream" else None)
-                continue
-            self._set(f"upstream:{label}", S.fit(shown_up[label], self._pixels(f"upstream:{label}")), full,
-                      f"{label}{' *' if result.notes else ''}")
-            lo, hi = float(shown_grad[label].min()), float(shown_grad[label].max())
-            self._set(f"grad:{label}", S.fit(shown_grad[label], self._pixels(f"grad:{label}")), full,
-                      f"[{lo:.3g}, {hi:.3g}]")
-            part, ext = S.crop(shown_grad[label], image.shape, data.crop)
-            self._set(f"grad_zoom:{label}", part, ext, "", box)
-            part, ext = S.crop(result.coverage, image.shape, data.crop)
-            self._set(f"coverage_zoom:{label}", part, ext,
-                      f"dead {100.0 * result.dead / (H * W):.1f}% cv {result.variation:.2f}", box)
-            self.crop_boxes[label].set_bounds(box[0], box[3], box[1] - box[0], box[2] - box[3])
-        self.caption = gradients_caption(data)
-        return self
-
-    def _pixels(self, key):
-        if key not in self.pixels:
-            self.pixels[key] = S.panel_pixels(self.axes[key])
-        return self.pixels[key]
-
-    def _set(self, key, array, ext, title, box=None, error=None):
-        im, ax = self.images[key], self.axes[key]
-        im.set_data(array)
-        im.set_extent(ext)
-        lims = box if box is not None else ext
-        ax.set_xlim(lims[:2])
-        ax.set_ylim(lims[2:])
-        if ax.get_title() != title:
-            ax.set_title(title, fontsize=8, pad=2, y=1.0)
-        self.texts[key].set_text(S.wrap(error, 24) if error is not None else "")
+def _mode_panels(panels, label, r, box, limits, image_shape):
+    H, W = image_shape[:2]
+    up = r.upstream
+    mark = " *" if r.notes else ""
+    panels[f"upstream:{label}"] = whole_panel(up, f"{label}{mark}: {up.shape[0]}×{up.shape[1]}", "signed",
+                                              limits=limits, mean_channels=True)
+    grad = S.channel_mean(r.grad)
+    lo, hi = float(grad.min()), float(grad.max())
+    panels[f"grad:{label}"] = whole_panel(grad, f"{label}: range [{lo:.3g}, {hi:.3g}]", "signed",
+                                          limits=limits, box=box)
+    panels[f"grad_zoom:{label}"] = zoom_panel(grad, box, f"{label}, zoom", "signed", limits=limits)
+    dead = 100.0 * r.dead / (H * W)
+    panels[f"coverage_zoom:{label}"] = zoom_panel(
+        r.coverage, box, f"{label}: dead {dead:.1f}%, variation {r.variation:.2f}", "coverage", limits=limits)
 
 
 def gradients_caption(data: GradientsData) -> str:
-    """What the Gradients figure shows, in words, with the dead-pixel counts."""
+    """What the Gradients figure shows, in words, with the dead-pixel counts and every number of a title."""
     H, W = data.image.shape[:2]
     text = (f"Upstream gradient = {data.upstream}: {UPSTREAMS[data.upstream]}.  Rows: the upstream gradient "
-            "(output space), the gradient with respect to the input (Wᵀ g; its range in the title), a zoom on "
-            "it (the orange box), and a zoom on the coverage Wᵀ 1 with dead pixels in red (they never receive "
-            "any gradient).  Every row is on one scale (mean over channels).")
+            "dL/dy (height × width of the output), the gradient with respect to the input dL/dx = Wᵀ g (range: "
+            "its smallest and largest value), a zoom on it in the orange box, and a zoom on the coverage Wᵀ 1 "
+            "(how much each input pixel feeds the output).  dead: the share of all input pixels whose coverage "
+            "is 0, red: they never receive any gradient; variation: the standard deviation of the coverage over "
+            "the other pixels divided by its mean (0: every pixel weighs the same; stripes and checkerboards "
+            "show as variation).  Every row is on one scale (mean over channels).")
     parts = []
     for label, r in data.results.items():
         if isinstance(r, GradientResult):
@@ -152,7 +108,8 @@ def gradients_caption(data: GradientsData) -> str:
     return text + "  " + "; ".join(parts) + "."
 
 
-def gradients_figure(image, modes, upstream="ones", *, fig=None, **options):
-    """Compute and draw the Gradients view; returns the Figure.  ``options`` as in
-    :func:`compute_gradients`."""
-    return GradientsView(fig).update(compute_gradients(image, modes, upstream, **options)).fig
+def gradients_figure(image, modes, upstream="ones", *, stamp="", dpi=100, **options):
+    """Compute the Gradients view and draw it as a matplotlib Figure."""
+    from .export import panel_export
+
+    return panel_export(gradients_panels(compute_gradients(image, modes, upstream, **options)), stamp, dpi)

@@ -1,110 +1,89 @@
 """Libraries: the same nominal mode under several libraries' conventions, what a port changes.
 
-Each library's output comes from :func:`explorer.library_resize` at one explicit output size (its gradient
-from :func:`explorer.library_resize_backward`, for one seeded random upstream gradient shared by all); the
-first library that runs is the reference.  Rows: the outputs, their differences from the reference on one signed
-scale, and (standalone figure) a metrics table; the app shows the table as HTML.
+Each library's output comes from :func:`explorer.library_resize` (its gradient from
+:func:`explorer.library_resize_backward`, for one seeded random upstream gradient shared by all); the first
+library that runs is the reference.  Rows: the outputs, a zoom on the box, and each output minus the
+reference on one signed scale; :func:`metrics_rows` and :func:`calls_html` give the table and each library's
+call, notes and code.
+
+>>> import numpy as np
+>>> from explorer.images import checkerboard
+>>> data = compute_libraries(checkerboard(32, 4), "bilinear", ["torch", "pillow"], scale=0.5)
+>>> fig = libraries_panels(data)
+>>> fig.panels["output:pillow"].title, fig.panels["diff:torch"].title
+('pillow 16×16', 'torch: the reference')
 """
 
 from __future__ import annotations
 
+import html as H
 
 import numpy as np
 
 from ..compute.libraries import LibrariesData, compute_libraries
+from ..defaults import DEFAULT_CROP
+from . import pixels as P
 from . import style as S
+from .panels import (ColourBar, PanelFigure, colour_scale_of, column_limits, error_panel, grey_bar, recolour,
+                     symmetric_limit, whole_panel, zoom_panel)
 
 
-class LibrariesView:
-    """``images["output:<library>"]`` and ``images["diff:<library>"]`` (difference from the reference, mean
-    over channels); with ``table=True`` a metrics table below."""
+def libraries_panels(data: LibrariesData, box=DEFAULT_CROP) -> PanelFigure:
+    """The Libraries figure: one column per library; outputs, zooms on ``box`` and differences."""
+    libs = tuple(data.outputs)
+    columns = column_limits([y.shape[:2] if isinstance(y, np.ndarray) else (1, 1) for y in data.outputs.values()])
+    scale = colour_scale_of(data.image)
+    ref = data.outputs.get(data.reference) if data.reference else None
+    panels = {}
+    for lib, limits in zip(libs, columns):
+        y = data.outputs[lib]
+        if not isinstance(y, np.ndarray):
+            panels[f"output:{lib}"] = error_panel(f"{lib}: not available", y)
+            panels[f"crop:{lib}"] = panels[f"diff:{lib}"] = error_panel("", "")
+            continue
+        panels[f"output:{lib}"] = whole_panel(y, f"{lib} {y.shape[0]}×{y.shape[1]}", scale, limits=limits)
+        panels[f"crop:{lib}"] = zoom_panel(y, box, f"{lib}, zoom", scale, limits=limits)
+        ref_values = panels[f"output:{data.reference}"].values if ref is not None else None
+        panels[f"diff:{lib}"] = _difference(lib, y, ref, data, limits, (panels[f"output:{lib}"].values, ref_values))
+    diffs = [panels[f"diff:{lib}"] for lib in libs]
+    limit = symmetric_limit(p.values for p in diffs if p.values is not None)
+    for p in diffs:
+        recolour(p, limit)
+    rows = [("each library's output" + ("" if scale else " (colour, clipped to [0, 1])"),
+             [f"output:{lib}" for lib in libs]),
+            ("zoom on the box: every pixel", [f"crop:{lib}" for lib in libs]),
+            (f"each output minus the reference ({data.reference}), mean over channels",
+             [f"diff:{lib}" for lib in libs])]
+    bars = {2: ColourBar("signed", -limit, limit, "output − reference (pixel value)")}
+    if scale:
+        bars[0] = bars[1] = grey_bar()
+    return PanelFigure("libraries", rows, panels, bars, libraries_caption(data), [c[1] for c in columns])
 
-    def __init__(self, fig=None, table: bool = False):
-        self.fig = fig
-        self.layout = None
-        self.with_table = table
 
-    def _build(self, libs):
-        from matplotlib.colors import Normalize
+def _difference(lib, y, ref, data, limits, shown):
+    """``y`` minus ``ref`` as a panel: the difference of the panels ``shown`` (block averages are linear)."""
+    if lib == data.reference:
+        return error_panel(f"{lib}: the reference", "")
+    if ref is None or y.shape != ref.shape:
+        return error_panel(f"{lib} − reference", "another output size" if ref is not None else "")
+    f = P.reduction(y.shape, *limits)
+    d = S.channel_mean(shown[0] - shown[1])
+    psnr = data.metrics.get(lib, {}).get("psnr", np.nan)
+    words = "identical" if psnr == np.inf else f"PSNR {psnr:.1f} dB"
+    panel = whole_panel(d, f"{lib} − reference: {words}" + (f" · overview ÷{f}" if f > 1 else ""), "signed",
+                        limits=limits)
+    panel.factor, panel.source_shape = f, tuple(y.shape[:2])
+    return panel
 
-        k = len(libs)
-        extra = 0.3 * (k + 1) + 0.3 if self.with_table else 0.0
-        fig = S.new_figure(max(2.0 * k + 0.6, 6.0), 4.4 + extra, self.fig)
-        self.fig = fig
-        height = 4.4 + extra
-        gs = fig.add_gridspec(2, k + 1, width_ratios=[1] * k + [0.06], left=0.01, right=0.93,
-                              top=1 - 0.35 / height, bottom=(extra + 0.05) / height, wspace=0.08, hspace=0.2)
-        self.norm = Normalize(-1, 1)
-        self.images, self.axes, self.texts = {}, {}, {}
-        for col, lib in enumerate(libs):
-            for row, kind in enumerate(("output", "diff")):
-                key = f"{kind}:{lib}"
-                ax = S.bare(fig.add_subplot(gs[row, col]))
-                self.images[key] = ax.imshow(np.zeros((2, 2)), cmap=S.SIGNED if kind == "diff" else S.GREY,
-                                             norm=self.norm if kind == "diff" else S.image_norm(),
-                                             interpolation="nearest")
-                self.axes[key] = ax
-                self.texts[key] = ax.text(0.5, 0.5, "", transform=ax.transAxes, ha="center", va="center",
-                                          fontsize=7, color="#b00000")
-        self.bar = S.ScaleBar(fig.add_subplot(gs[1, k]), S.SIGNED)
-        self.table_ax = fig.add_axes((0.02, 0.02, 0.96, (extra - 0.1) / height)) if self.with_table else None
-        if self.table_ax is not None:
-            self.table_ax.set_axis_off()
-        self.pixels = {}
-        self.layout = tuple(libs)
 
-    def update(self, data: LibrariesData) -> "LibrariesView":
-        libs = tuple(data.outputs)
-        if self.layout != libs:
-            self._build(libs)
-        full = S.extent(data.image.shape)
-        ref = data.outputs.get(data.reference) if data.reference else None
-        diffs, limit = {}, 0.0
-        for lib in libs:
-            y = data.outputs[lib]
-            ok = isinstance(y, np.ndarray)
-            key = f"output:{lib}"
-            if key not in self.pixels:
-                self.pixels[key] = S.panel_pixels(self.axes[key])
-            title = f"{lib}{' (reference)' if lib == data.reference else ''}"
-            self._set(key, S.display_image(S.fit(y, self.pixels[key])) if ok else S.blank_like((2, 2)), full,
-                      title + (f" {y.shape[0]}×{y.shape[1]}" if ok else ""), None if ok else y)
-            if ok and ref is not None and y.shape == ref.shape:
-                d = S.fit(S.channel_mean(y) - S.channel_mean(ref), self.pixels[key])
-                diffs[lib] = d
-                limit = max(limit, float(np.nanmax(np.abs(d))))
-        limit = max(limit, 1e-12)
-        self.norm.vmin, self.norm.vmax = -limit, limit
-        self.bar.set(-limit, limit)
-        for lib in libs:
-            m = data.metrics.get(lib, {})
-            if lib in diffs:
-                psnr = m.get("psnr", np.nan)
-                self._set(f"diff:{lib}", diffs[lib], full, "identical" if psnr == np.inf else f"PSNR {psnr:.1f} dB")
-            else:
-                y = data.outputs[lib]
-                why = "" if not isinstance(y, np.ndarray) else "another output size"
-                self._set(f"diff:{lib}", S.blank_like((2, 2)), full, why)
-        if self.table_ax is not None:
-            self.table_ax.clear()
-            self.table_ax.set_axis_off()
-            rows = metrics_rows(data)
-            if rows:
-                table = self.table_ax.table(cellText=[r[1:] for r in rows[1:]], colLabels=rows[0][1:],
-                                            rowLabels=[r[0] for r in rows[1:]], loc="upper center")
-                table.auto_set_font_size(False)
-                table.set_fontsize(7)
-        return self
-
-    def _set(self, key, array, ext, title, error=None):
-        im, ax = self.images[key], self.axes[key]
-        im.set_data(array)
-        im.set_extent(ext)
-        ax.set_xlim(ext[:2])
-        ax.set_ylim(ext[2:])
-        if ax.get_title() != title:
-            ax.set_title(title, fontsize=8, y=1.0, pad=2)
-        self.texts[key].set_text(S.wrap(error, 24) if error is not None else "")
+def libraries_caption(data: LibrariesData) -> str:
+    return ("The same nominal mode under each library's convention (explorer.library_resize), every output "
+            "height × width in pixels, and each output minus the reference (the first library that runs), "
+            "mean over channels, on one signed scale.  PSNR: 20·log10(1 / RMSE) in dB, RMSE the root mean "
+            "square of the difference in pixel values (0 to 1); 'identical': no pixel differs.  The table "
+            "compares outputs and gradients (one seeded random upstream gradient) with the reference: max |Δ| "
+            "the largest difference, changed the share of pixels that differ by more than 1e-6, grad cosine "
+            "the cosine between the gradients.")
 
 
 def metrics_rows(data: LibrariesData) -> list:
@@ -125,6 +104,30 @@ def metrics_rows(data: LibrariesData) -> list:
     return rows
 
 
-def libraries_figure(image, mode, libraries, *, fig=None, **options):
-    """Compute and draw the Libraries view with its metrics table; returns the Figure."""
-    return LibrariesView(fig, table=True).update(compute_libraries(image, mode, libraries, **options)).fig
+def calls_html(data: LibrariesData) -> str:
+    """Each library's call as it ran: its own mode name and options, the notes (fallbacks, options it lacks)
+    and the code in its own API."""
+    calls = getattr(data, "calls", {}) or {}
+    notes = getattr(data, "notes", {}) or {}
+    code = getattr(data, "code", {}) or {}
+    items = []
+    for lib in data.outputs:
+        parts = [f"<b>{H.escape(lib)}</b>"]
+        if lib in calls:
+            native, options = calls[lib]
+            opts = ", ".join(f"{k}={v!r}" for k, v in options.items())
+            parts.append(f"mode <code>{H.escape(str(native))}</code>" + (f", {H.escape(opts)}" if opts else ""))
+        for note in notes.get(lib, ()):
+            parts.append(f"<span style='color:#8a6d00'>{H.escape(note)}</span>")
+        if lib in code:
+            parts.append(f"<pre style='margin:2px 0'>{H.escape(code[lib])}</pre>")
+        if len(parts) > 1:
+            items.append("<li>" + " · ".join(parts[:2]) + "".join(f"<br>{p}" for p in parts[2:]) + "</li>")
+    return "<ul>" + "".join(items) + "</ul>" if items else ""
+
+
+def libraries_figure(image, mode, libraries, *, stamp="", dpi=100, crop=DEFAULT_CROP, **options):
+    """Compute the Libraries view and draw it as a matplotlib Figure."""
+    from .export import panel_export
+
+    return panel_export(libraries_panels(compute_libraries(image, mode, libraries, **options), crop), stamp, dpi)

@@ -1,8 +1,8 @@
-"""Pick a mode: the ranking of :func:`explorer.pick` as a figure.
+"""Pick a mode: the ranking of :func:`explorer.pick`, as an HTML table in the app and a figure for slides.
 
 Left: each candidate's score, split into what each criterion contributes (criteria that matter are weighted
 1, the others 0.2); excluded candidates are grey with the reason.  Right: the goodness of every candidate
-on every criterion (0 red to 1 green), with the measured figure in the cell.
+on every criterion (0 red to 1 green, with its colour bar), with the measured figure in the cell.
 
 >>> from explorer.images import zone_plate
 >>> from explorer.advisor.pick import pick
@@ -12,9 +12,13 @@ on every criterion (0 red to 1 green), with the measured figure in the cell.
 (8, 6)
 >>> [t.get_text() for t in view.labels][0] == p.ranking[0].label
 True
+>>> "goodness" in pick_html(p)
+True
 """
 
 from __future__ import annotations
+
+import html as H
 
 import numpy as np
 from matplotlib import colormaps
@@ -24,56 +28,114 @@ from ...advisor.pick import OTHER_WEIGHT, PRIORITIES, Pick
 from . import style as S
 
 CRITERIA = tuple(PRIORITIES)
-_FIGURE_OF = {"no_aliasing": ("aliasing", "{:.2f}"), "sharpness": ("sharpness", "{:.2f}"),
-              "no_overshoot": ("overshoot", "{:.1%}"), "exact_gradients": ("coverage", "{:.0%}"),
-              "alignment": ("misalignment", "{:.2f}px"), "speed": ("taps", "{:.0f}")}
-_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"]
+FIGURE_OF = {"no_aliasing": ("aliasing", "{:.2f}"), "sharpness": ("sharpness", "{:.2f}"),
+             "no_overshoot": ("overshoot", "{:.1%}"), "exact_gradients": ("coverage", "{:.0%}"),
+             "alignment": ("misalignment", "{:.2f}px"), "speed": ("taps", "{:.0f}")}
+COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"]
+GOODNESS = colormaps["RdYlGn"]
+TEXT_PT = 10
+
+
+def weights(result: Pick) -> dict:
+    """The weight of each criterion in the score: 1 for what matters, :data:`OTHER_WEIGHT` for the rest,
+    0 for gradients when not training (unless asked for)."""
+    w = {c: (1.0 if c in result.priorities else OTHER_WEIGHT) for c in CRITERIA}
+    if not result.training and "exact_gradients" not in result.priorities:
+        w["exact_gradients"] = 0.0
+    return w
+
+
+def _hex(rgba) -> str:
+    return "#%02x%02x%02x" % tuple(int(round(255 * float(v))) for v in rgba[:3])
+
+
+def pick_html(result: Pick) -> str:
+    """The ranking as an HTML table: name, stacked score bar and score, then one coloured goodness cell per
+    criterion with the measured figure; a legend of the bar colours and the goodness colour bar on top."""
+    w = weights(result)
+    total = sum(w.values())
+    legend = " &nbsp; ".join(
+        f"<span style='color:{COLOURS[k]};font-weight:{'bold' if c in result.priorities else 'normal'}'>"
+        f"■ {c.replace('_', ' ')} (×{w[c]:g})</span>" for k, c in enumerate(CRITERIA))
+    scale = "".join(f"<span style='display:inline-block;width:14px;height:12px;background:{_hex(GOODNESS(v))}'>"
+                    f"</span>" for v in np.linspace(0, 1, 11))
+    head = "".join(f"<th>{c.replace('_', ' ')}<br><span style='font-weight:normal'>{FIGURE_OF[c][0]}</span></th>"
+                   for c in CRITERIA)
+    rows = [_candidate_row(cand, result, w, total) for cand in result.ranking]
+    return (f"<div class='xf-figure'><div>score bar, weighted mean of the goodness (bold: what matters): "
+            f"{legend}</div><div>goodness: 0 (worst) {scale} 1 (best)</div>"
+            f"<table class='xf-table' style='width:100%'><tr><th>mode</th><th>score</th>{head}</tr>"
+            f"{''.join(rows)}</table></div>")
+
+
+def _candidate_row(cand, result, w, total) -> str:
+    name = H.escape(cand.label)
+    if result.winner is cand:
+        name = f"<b>{name} ★</b>"
+    if cand.excluded is None:
+        segs = "".join(f"<span style='display:inline-block;height:14px;background:{COLOURS[j]};"
+                       f"width:{240 * w[c] * cand.goodness.get(c, 0.0) / total:.1f}px'></span>"
+                       for j, c in enumerate(CRITERIA))
+        bar = f"<span style='white-space:nowrap'>{segs} {cand.score:.3f}</span>"
+    else:
+        bar = f"<span style='color:#555'>excluded: {H.escape(cand.excluded)}</span>"
+    cells = []
+    for c in CRITERIA:
+        if c in cand.goodness:
+            name_, fmt = FIGURE_OF[c]
+            g = cand.goodness[c]
+            cells.append(f"<td style='background:{_hex(GOODNESS(g))};text-align:center' title='goodness {g:.2f}'>"
+                         f"{fmt.format(cand.figures[name_])}</td>")
+        else:
+            cells.append("<td></td>")
+    return f"<tr><td style='white-space:nowrap'>{name}</td><td>{bar}</td>{''.join(cells)}</tr>"
 
 
 class PickView:
     """``images["goodness"]`` (candidates x criteria), ``bars`` (one PolyCollection: a rectangle per candidate
     and criterion, row by row, each as wide as the criterion's share of the score) and ``labels`` (candidate
-    names, best first)."""
+    names, best first); the goodness has its colour bar."""
 
     def __init__(self, fig=None, values: bool = True):
         self.fig = fig
         self.layout = None
-        self.values = values  # the measured figure written in each cell (the app shows them in a table)
+        self.values = values  # the measured figure written in each cell
 
     def _build(self, count):
-        height = 0.36 * count + 1.3
-        fig = S.new_figure(10.0, height, self.fig)
-        self.fig = fig
-        gs = fig.add_gridspec(1, 2, width_ratios=[1.0, 1.25], left=0.17, right=0.99, top=1 - 0.75 / height,
-                              bottom=0.35 / height, wspace=0.06)
-        ax, axh = fig.add_subplot(gs[0]), fig.add_subplot(gs[1])
-        # one collection of rectangles (count x criteria), far cheaper to draw than a Rectangle each
-        self.bars = ax.add_collection(PolyCollection(np.zeros((count * len(CRITERIA), 4, 2)), linewidths=0,
-                                                     facecolors=_COLOURS[:len(CRITERIA)] * count))
+        height = 0.42 * count + 1.8
+        fig = self.fig = S.new_figure(13.0, height, self.fig)
+        gs = fig.add_gridspec(1, 3, width_ratios=[1.0, 1.3, 0.04], left=0.16, right=0.94, top=1 - 1.0 / height,
+                              bottom=0.4 / height, wspace=0.08)
+        ax, axh, cax = fig.add_subplot(gs[0]), fig.add_subplot(gs[1]), fig.add_subplot(gs[2])
+        n = len(CRITERIA)
+        self.bars = ax.add_collection(PolyCollection(np.zeros((count * n, 4, 2)), linewidths=0,
+                                                     facecolors=COLOURS[:n] * count))
         ax.set_ylim(count - 0.5, -0.5)
         ax.set_xlim(0, 1)
         ax.set_yticks([])
         ax.set_xticks([0, 0.5, 1])
-        ax.tick_params(labelsize=7)
+        ax.tick_params(labelsize=TEXT_PT)
         self.labels = [ax.text(-0.02, i, "", transform=ax.get_yaxis_transform(), ha="right", va="center",
-                               fontsize=8) for i in range(count)]
-        self.scores = [ax.text(0.0, i, "", va="center", fontsize=7) for i in range(count)]
-        self.excluded = [ax.text(0.02, i, "", va="center", fontsize=7, color="#555555") for i in range(count)]
-        self.images = {"goodness": axh.imshow(np.zeros((count, len(CRITERIA))), cmap=colormaps["RdYlGn"],
-                                              vmin=0, vmax=1, aspect="auto")}
-        axh.set_xticks(range(len(CRITERIA)), [c.replace("_", " ") for c in CRITERIA], fontsize=7)
+                               fontsize=TEXT_PT) for i in range(count)]
+        self.scores = [ax.text(0.0, i, "", va="center", fontsize=TEXT_PT) for i in range(count)]
+        self.excluded = [ax.text(0.02, i, "", va="center", fontsize=TEXT_PT, color="#555555") for i in range(count)]
+        self.images = {"goodness": axh.imshow(np.zeros((count, n)), cmap=GOODNESS, vmin=0, vmax=1, aspect="auto")}
+        axh.set_xticks(range(n), [c.replace("_", " ") for c in CRITERIA], fontsize=TEXT_PT)
         axh.xaxis.tick_top()
         axh.set_yticks([])
         axh.tick_params(length=0)
-        self.cells = [[axh.text(j, i, "", ha="center", va="center", fontsize=7) for j in range(len(CRITERIA))]
+        bar = fig.colorbar(self.images["goodness"], cax=cax)
+        bar.set_label("goodness (0 worst, 1 best)", fontsize=TEXT_PT)
+        bar.ax.tick_params(labelsize=TEXT_PT)
+        self.cells = [[axh.text(j, i, "", ha="center", va="center", fontsize=TEXT_PT) for j in range(n)]
                       for i in range(count)] if self.values else []
-        ax.set_title("score (weighted mean of the goodness)", fontsize=8, y=1.0, pad=3)
-        self.legend, x = [], 0.17
+        ax.set_title("score: weighted mean of the goodness", fontsize=TEXT_PT, y=1.0, pad=4)
+        self.legend, x = [], 0.16
         for k, c in enumerate(CRITERIA):
-            self.legend.append(fig.text(x, 1 - 0.3 / height, c.replace("_", " "), fontsize=7, color=_COLOURS[k],
-                                        va="top"))
-            x += 0.0062 * (len(c) + 4)
-        self.axes = {"score": ax, "goodness": axh}
+            self.legend.append(fig.text(x, 1 - 0.25 / height, "■ " + c.replace("_", " "), fontsize=TEXT_PT,
+                                        color=COLOURS[k], va="top"))
+            x += 0.0072 * (len(c) + 5)
+        self.axes = {"score": ax, "goodness": axh, "bar": cax}
         self.layout = count
 
     def update(self, result: Pick) -> "PickView":
@@ -81,47 +143,41 @@ class PickView:
         count = len(ranking)
         if self.layout != count:
             self._build(count)
-        weights = {c: (1.0 if c in result.priorities else OTHER_WEIGHT) for c in CRITERIA}
-        if not result.training and "exact_gradients" not in result.priorities:
-            weights["exact_gradients"] = 0.0
-        total = sum(weights.values())
-        widths = np.array([[(weights[c] * cand.goodness.get(c, 0.0) / total) if cand.excluded is None else 0.0
+        w = weights(result)
+        total = sum(w.values())
+        widths = np.array([[(w[c] * cand.goodness.get(c, 0.0) / total) if cand.excluded is None else 0.0
                             for c in CRITERIA] for cand in ranking]).reshape(count, len(CRITERIA))
         right = np.cumsum(widths, axis=1)
-        boxes = []
-        for i in range(count):
-            for j in range(len(CRITERIA)):
-                x0, x1 = right[i, j] - widths[i, j], right[i, j]
-                boxes.append(((x0, i - 0.35), (x1, i - 0.35), (x1, i + 0.35), (x0, i + 0.35)))
-        self.bars.set_verts(boxes)
+        self.bars.set_verts([((x0, i - 0.35), (x1, i - 0.35), (x1, i + 0.35), (x0, i + 0.35))
+                             for i in range(count) for x0, x1 in zip(right[i] - widths[i], right[i])])
         self.widths = widths
-        left = right[:, -1] if count else np.zeros(0)
         goodness = np.full((count, len(CRITERIA)), np.nan)
         for i, cand in enumerate(ranking):
-            self.labels[i].set_text(cand.label)
-            self.labels[i].set_fontweight("bold" if result.winner is cand else "normal")
-            self.scores[i].set_x(left[i] + 0.01)
-            self.scores[i].set_text(f"{cand.score:.3f}" if cand.excluded is None else "")
-            self.excluded[i].set_text(S.wrap("excluded: " + cand.excluded, 70).split("\n")[0]
-                                      if cand.excluded else "")
-            for j, c in enumerate(CRITERIA):
-                if c in cand.goodness:
-                    goodness[i, j] = cand.goodness[c]
-                if self.cells:
-                    name, fmt = _FIGURE_OF[c]
-                    self.cells[i][j].set_text(fmt.format(cand.figures[name]) if c in cand.goodness else "")
+            self._update_row(i, cand, result, right[i, -1] if len(CRITERIA) else 0.0, goodness)
         self.images["goodness"].set_data(goodness)
         for k, c in enumerate(CRITERIA):
             self.legend[k].set_fontweight("bold" if c in result.priorities else "normal")
         return self
 
+    def _update_row(self, i, cand, result, end, goodness):
+        self.labels[i].set_text(cand.label)
+        self.labels[i].set_fontweight("bold" if result.winner is cand else "normal")
+        self.scores[i].set_x(end + 0.01)
+        self.scores[i].set_text(f"{cand.score:.3f}" if cand.excluded is None else "")
+        self.excluded[i].set_text(S.wrap("excluded: " + cand.excluded, 70).split("\n")[0] if cand.excluded else "")
+        for j, c in enumerate(CRITERIA):
+            if c in cand.goodness:
+                goodness[i, j] = cand.goodness[c]
+            if self.cells:
+                name, fmt = FIGURE_OF[c]
+                self.cells[i][j].set_text(fmt.format(cand.figures[name]) if c in cand.goodness else "")
+
 
 def pick_rows(result: Pick) -> list:
     """The ranking as rows of strings (a header first): score and measured figures per candidate."""
-    rows = [["mode", "score"] + [_FIGURE_OF[c][0] for c in CRITERIA] + ["support / excluded"]]
+    rows = [["mode", "score"] + [FIGURE_OF[c][0] for c in CRITERIA] + ["support / excluded"]]
     for cand in result.ranking:
-        figs = [(_FIGURE_OF[c][1].format(cand.figures[_FIGURE_OF[c][0]]) if cand.figures else "")
-                for c in CRITERIA]
+        figs = [(FIGURE_OF[c][1].format(cand.figures[FIGURE_OF[c][0]]) if cand.figures else "") for c in CRITERIA]
         support = "; ".join(f"{b}: {st}" for b, (st, _) in cand.support.items())
         rows.append([cand.label, f"{cand.score:.3f}" if cand.excluded is None else "--"] + figs
                     + [f"excluded: {cand.excluded}" if cand.excluded else support])

@@ -1,0 +1,148 @@
+"""Compute and draw off the kernel's main thread: the newest state wins, idle time prepares the hidden tabs, and
+a busy mark appears when an update takes longer than :data:`BUSY_S`.
+
+The main thread (where widget messages arrive and leave) only records a change, takes a
+:class:`~explorer.ui.app.tabs.Snapshot` and later sets widget values; one worker thread runs
+:meth:`Tab.prepare` (engine, colours, PNG encodes, HTML, SVG).  Results come back through
+``loop.call_soon_threadsafe``: the worker touches no widget, so no widget message leaves another thread.
+
+* Coalescing: a change that arrives while the worker computes replaces the pending request (one slot); the
+  worker always starts from the newest snapshot, and a result that a newer state has superseded is dropped,
+  unless the figure has not changed for :data:`PROGRESS_S` (a long slider drag still shows progress).
+* Precompute: after :data:`IDLE_S` without changes, the worker prepares each stale hidden tab in turn, nearest
+  first, checking for a new request between tabs; a tab switch then only shows what is ready.
+* Outside a running event loop (scripts, tests) there is no worker: the app draws synchronously.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from .state import TABS
+from .tabs import Snapshot
+
+BUSY_S, IDLE_S, PROGRESS_S = 0.15, 0.3, 0.25
+
+
+class Renderer:
+    def __init__(self, app, loop):
+        self.app, self.loop = app, loop
+        self.cv = threading.Condition()
+        self.pending = None  # snapshot of the newest state for the visible tab
+        self.latest = None  # snapshot of the newest state, for the hidden tabs
+        self.running = None  # (tab name, key) the worker is on
+        self.quiet_since = time.monotonic()
+        self.last_apply = 0.0
+        self.busy = False
+        self.stats = {"jobs": 0, "background": 0, "dropped": 0}
+        self.lock = threading.RLock()  # held while preparing: exports on the main thread take it too
+        self.thread = threading.Thread(target=self._run, name="explorer-render", daemon=True)
+        self.thread.start()
+
+    # ------------------------------------------------------------------ main thread
+    def request(self) -> bool:
+        """The state or the tab changed: schedule the visible tab.  False when it is already up to date."""
+        snap = Snapshot(self.app)
+        tab = self.app.tabs[snap.state["tab"]]
+        key = tab.key(snap)
+        with self.cv:
+            self.latest = snap
+            self.quiet_since = time.monotonic()
+            if key == tab.drawn_key:
+                self.pending = None
+                self.cv.notify()
+                self._set_busy(False)
+                return False
+            if self.running != (tab.name, key):  # unless the worker is already on it (precomputing)
+                self.pending = snap
+            self.cv.notify()
+        self.loop.call_later(BUSY_S, self._busy_check)
+        return True
+
+    def _busy_check(self):
+        tab = self.app.visible_tab
+        if tab.drawn_key != tab.key(Snapshot(self.app)):
+            self._set_busy(True)
+
+    def _set_busy(self, on: bool):
+        if on != self.busy:
+            self.busy = on
+            self.app.set_busy(on)
+
+    def _deliver(self, name, payload, error):
+        tab = self.app.tabs[name]
+        visible = name == self.app.state["tab"]
+        current = tab.key(Snapshot(self.app))
+        if error is not None:
+            if visible:
+                tab.drawn_key = None
+                self.app.report_failure(tab, error)
+                self._set_busy(False)
+            return
+        if payload.key != current and (not visible or time.monotonic() - self.last_apply < PROGRESS_S):
+            self.stats["dropped"] += 1
+            return
+        tab.apply(payload)
+        if visible:
+            self.last_apply = time.monotonic()
+            self.app.report(tab)
+            if payload.key == current:
+                self._set_busy(False)
+
+    # ------------------------------------------------------------------ worker
+    def _next(self):
+        with self.cv:
+            while True:
+                if self.pending is not None:
+                    snap, self.pending = self.pending, None
+                    name = snap.state["tab"]
+                    self.running = (name, self.app.tabs[name].key(snap))
+                    return snap, name, False
+                if self.latest is not None:
+                    wait = self.quiet_since + IDLE_S - time.monotonic()
+                    if wait > 0:
+                        self.cv.wait(wait)
+                        continue
+                    job = self._stale_hidden_tab(self.latest)
+                    if job is not None:
+                        return job
+                    self.latest = None  # every tab is up to date for this state
+                self.cv.wait()
+
+    def _stale_hidden_tab(self, snap):
+        visible = snap.state["tab"]
+        start = TABS.index(visible)
+        for name in sorted(TABS, key=lambda t: (abs(TABS.index(t) - start), TABS.index(t))):
+            tab = self.app.tabs[name]
+            key = tab.key(snap)
+            if name != visible and key != tab.drawn_key and key not in tab.failed_keys:
+                self.running = (name, key)
+                return snap, name, True
+        return None
+
+    def _run(self):
+        while True:
+            snap, name, background = self._next()
+            tab = self.app.tabs[name]
+            payload = error = None
+            try:
+                with self.lock:
+                    payload = tab.prepare(snap)
+            except Exception as exc:  # noqa: BLE001 - reported in the app by the main thread
+                error = exc
+                if background:
+                    tab.failed_keys.add(tab.key(snap))
+            self.stats["jobs"] += 1
+            self.stats["background"] += background
+            with self.cv:
+                self.running = None
+            done = threading.Event()
+            self.loop.call_soon_threadsafe(self._deliver_then, done, name, payload, error)
+            done.wait(2.0)  # the main thread applies it before the worker judges what is stale next
+
+    def _deliver_then(self, done, name, payload, error):
+        try:
+            self._deliver(name, payload, error)
+        finally:
+            done.set()

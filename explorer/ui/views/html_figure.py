@@ -1,0 +1,126 @@
+"""A :class:`~explorer.ui.views.panels.PanelFigure` as one HTML element: a CSS grid of panels, each a PNG shown
+at the largest whole zoom that fits its cell (``image-rendering: pixelated``: the browser repeats pixels,
+never resamples them), with a labelled colour bar per row.
+
+The whole figure is one string, sent as one message (a figure built from one widget per panel updates
+panel by panel, and costs a message each).  :data:`STYLE` is the stylesheet the app puts on its page.
+
+>>> import numpy as np
+>>> from explorer.ui.views.panels import PanelFigure, grey_bar, whole_panel
+>>> fig = PanelFigure("demo", [("inputs", ["a"])], {"a": whole_panel(np.zeros((4, 6, 1)), "a 4×6", "grey")},
+...                   {0: grey_bar()}, "caption")
+>>> html = figure_html(fig)
+>>> "data:image/png;base64," in html and "round(down" in html and "pixel value" in html
+True
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html as H
+from collections import OrderedDict
+
+from . import pixels as P
+from .panels import BAR_COLUMN, GAP, ColourBar, Panel, PanelFigure
+
+#: Text sizes of the page, in CSS pixels (12 at the least, as on a slide).
+TITLE_PX, TEXT_PX = 14, 13
+#: The tallest a panel may be zoomed to, as a share of the window's height.
+ZOOM_HEIGHT = "60vh"
+
+STYLE = f"""
+.explorer-root {{ font-size: {TEXT_PX}px; }}
+.explorer-root .widget-label, .explorer-root .widget-inline-hbox .widget-label,
+.explorer-root .widget-html-content, .explorer-root select, .explorer-root input,
+.explorer-root button, .explorer-root .lm-TabBar-tab {{ font-size: {TEXT_PX}px; }}
+.xf-figure {{ width: 100%; overflow-x: auto; }}
+.xf-grid {{ display: grid; gap: {GAP}px {GAP}px; align-items: start; }}
+.xf-row {{ grid-column: 1 / -1; font-size: {TEXT_PX}px; color: #555; border-bottom: 1px solid #ddd;
+           margin-top: 4px; }}
+.xf-cell {{ container-type: inline-size; min-width: 0; }}
+.xf-title {{ font-size: {TITLE_PX}px; line-height: 1.3; overflow-wrap: anywhere; margin-bottom: 3px; }}
+.xf-error {{ color: #b00000; font-size: {TEXT_PX}px; overflow-wrap: anywhere; }}
+.xf-cell img {{ image-rendering: pixelated; max-width: none !important; height: auto; display: block; }}
+.xf-bar {{ font-size: {TEXT_PX}px; align-self: center; }}
+.xf-bar-body {{ display: flex; gap: 4px; align-items: stretch; }}
+.xf-bar-body img {{ width: 16px; height: 160px; image-rendering: pixelated; display: block; }}
+.xf-ticks {{ display: flex; flex-direction: column; justify-content: space-between; }}
+.xf-mark {{ display: inline-block; width: 11px; height: 11px; margin-right: 4px; vertical-align: -1px; }}
+.xf-svg svg {{ width: 100%; height: auto; display: block; }}
+.xf-table {{ border-collapse: separate; border-spacing: 2px; font-size: {TEXT_PX}px; }}
+.xf-table th, .xf-table td {{ padding: 3px 8px; }}
+.explorer-caption {{ font-size: {TEXT_PX}px; color: #333; }}
+.explorer-busy-mark {{ color: #8a6d00; min-height: 18px; }}
+.explorer-busy .explorer-figure {{ opacity: 0.55; transition: opacity 0.1s; }}
+"""
+
+
+class Base64Cache:
+    """PNG data URLs of recent panels, by content (a panel that did not change is not encoded again);
+    bounded by bytes."""
+
+    def __init__(self, budget: int = 32 * 2**20):
+        self.budget, self.bytes = budget, 0
+        self._store = OrderedDict()
+
+    def url(self, rgb) -> str:
+        key = (rgb.shape, hashlib.blake2b(memoryview(P.contiguous(rgb)), digest_size=16).digest())
+        if key in self._store:
+            self._store.move_to_end(key)
+            return self._store[key]
+        url = "data:image/png;base64," + base64.b64encode(P.png(rgb)).decode()
+        self._store[key] = url
+        self.bytes += len(url)
+        while self.bytes > self.budget and len(self._store) > 1:
+            _, old = self._store.popitem(last=False)
+            self.bytes -= len(old)
+        return url
+
+
+_URLS = Base64Cache()
+
+
+def zoom_width(width: int, height: int) -> str:
+    """CSS width of an image ``width`` x ``height`` pixels: the largest whole multiple of its width that fits
+    its cell and :data:`ZOOM_HEIGHT`, never less than 1:1."""
+    tallest = f"calc({ZOOM_HEIGHT} * {width / max(height, 1):.6f})"
+    return f"max({width}px, round(down, min(100cqw, {tallest}), {width}px))"
+
+
+def panel_html(panel: Panel) -> str:
+    title = f"<div class='xf-title'>{H.escape(panel.title)}</div>"
+    if panel.rgb is None:
+        return f"<div class='xf-cell'>{title}<div class='xf-error'>{H.escape(panel.error)}</div></div>"
+    h, w = panel.rgb.shape[:2]
+    return (f"<div class='xf-cell'>{title}<img alt='{H.escape(panel.title)}' width='{w}' height='{h}' "
+            f"style='width:{zoom_width(w, h)}' src='{_URLS.url(panel.rgb)}'></div>")
+
+
+def bar_html(bar: ColourBar) -> str:
+    strip = _URLS.url(P.colour_strip(bar.scale))
+    mid = (bar.lo + bar.hi) / 2
+    ticks = "".join(f"<div>{v:+.3g}</div>" if bar.scale == "signed" else f"<div>{v:.3g}</div>"
+                    for v in (bar.hi, mid, bar.lo))
+    marks = "".join(f"<div><span class='xf-mark' style='background:{c}'></span>{H.escape(t)}</div>"
+                    for c, t in bar.marks)
+    return (f"<div class='xf-bar'><div>{H.escape(bar.label)}</div><div class='xf-bar-body'>"
+            f"<img src='{strip}'><div class='xf-ticks'>{ticks}</div></div>{marks}</div>")
+
+
+def figure_html(fig: PanelFigure) -> str:
+    """The figure as one HTML string (panels, titles, colour bars; the caption is shown apart)."""
+    n = fig.columns
+    cells = []
+    for i, (label, keys) in enumerate(fig.rows):
+        if label:
+            cells.append(f"<div class='xf-row'>{H.escape(label)}</div>")
+        for j in range(n):
+            key = keys[j] if j < len(keys) else None
+            cells.append(panel_html(fig.panels[key]) if key is not None else "<div></div>")
+        bar = fig.bars.get(i)
+        cells.append(bar_html(bar) if bar is not None else "<div></div>")
+    widths = fig.widths or [0] * n
+    columns = " ".join(f"minmax({w}px, 1fr)" for w in widths) + f" {BAR_COLUMN}px"
+    return (f"<div class='xf-figure'><div class='xf-grid' style='grid-template-columns:{columns}'>"
+            + "".join(cells) + "</div></div>")

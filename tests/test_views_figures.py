@@ -1,0 +1,96 @@
+"""Every figure as a teacher would put it on a slide: text of 12 pixels or more, no overlapping text, a labelled
+colour bar for every colour-mapped panel, outputs in their true aspect ratio, and image pixels shown as whole
+squares of screen pixels unless the panel is labelled an overview."""
+
+import numpy as np
+import pytest
+
+from explorer.ui.app import App
+from explorer.ui.app.tabs import KernelsTab
+from explorer.ui.views import anatomy, export, html_figure
+from explorer.ui.views.panels import PanelFigure
+
+TABS = ("modes", "gradients", "kernels", "libraries", "backends", "pick")
+SETTINGS = [dict(image="zone_plate", scale=0.25), dict(image="photo", size=(100, 300)),
+            dict(image="checkerboard", scale=3.0, modes=("nearest", "bicubic", "lanczos"))]
+
+
+@pytest.fixture(scope="module", params=range(len(SETTINGS)), ids=["zone-plate", "100x300", "3x-up"])
+def app(request):
+    return App(**SETTINGS[request.param])
+
+
+def text_boxes(fig):
+    renderer = fig.canvas.get_renderer()
+    return [(t.get_text(), t.get_window_extent(renderer)) for t in fig.texts if t.get_visible() and t.get_text()]
+
+
+@pytest.mark.parametrize("tab", TABS)
+def test_exported_text_is_at_least_12_pixels_and_never_overlaps(app, tab):
+    fig = app.figure(tab, dpi=min(export.DPIS))
+    assert export.smallest_text_px(fig) >= 12.0
+    boxes = text_boxes(fig)
+    for i, (a, box_a) in enumerate(boxes):
+        for b, box_b in boxes[i + 1:]:
+            overlap = (min(box_a.x1, box_b.x1) - max(box_a.x0, box_b.x0) > 1 and
+                       min(box_a.y1, box_b.y1) - max(box_a.y0, box_b.y0) > 1)
+            assert not overlap, f"{tab}: {a!r} overlaps {b!r}"
+
+
+def test_the_page_text_is_at_least_12_pixels():
+    assert html_figure.TITLE_PX >= 12 and html_figure.TEXT_PX >= 12
+    # the Kernels SVG scales with the page, never below its minimum width: its smallest text at that width
+    points_per_px = KernelsTab.MIN_WIDTH / (anatomy.SIZE[0] * 72)
+    assert min(anatomy.TEXT_PT, anatomy.TITLE_PT) * points_per_px >= 12
+
+
+@pytest.mark.parametrize("tab", ("modes", "gradients", "libraries"))
+def test_every_colour_mapped_panel_has_a_labelled_colour_bar_in_its_row(app, tab):
+    app.set(tab=tab)
+    fig = app.tabs[tab].shown
+    assert isinstance(fig, PanelFigure)
+    for i, (label, keys) in enumerate(fig.rows):
+        scales = {fig.panels[k].scale for k in keys if k is not None and fig.panels[k].rgb is not None} - {None}
+        if scales:
+            bar = fig.bars.get(i)
+            assert bar is not None and {bar.scale} == scales, (tab, label, scales)
+            assert len(bar.label) > 10 and bar.hi > bar.lo
+    markup = html_figure.figure_html(fig)
+    assert markup.count("class='xf-bar'") == len(fig.bars)
+
+
+@pytest.mark.parametrize("tab", ("modes", "gradients", "libraries"))
+def test_pixels_are_whole_squares_unless_labelled_an_overview(app, tab):
+    app.set(tab=tab)
+    fig = app.tabs[tab].shown
+    exported = app.figure(tab, dpi=100)
+    images = [im.get_array() for im in exported.images]
+    for key in fig.panel_keys():
+        panel = fig.panels[key]
+        if panel.rgb is None:
+            continue
+        assert panel.factor == 1 or f"overview ÷{panel.factor}" in panel.title
+        h, w = panel.rgb.shape[:2]
+        if panel.factor == 1 and panel.region is None:  # a whole array, 1:1
+            assert (h, w) == panel.source_shape
+        # in the slide: the same pixels, each repeated k x k times for one whole k
+        matches = [a for a in images if a.shape[0] % h == 0 and a.shape[0] // h == a.shape[1] / w
+                   and np.array_equal(a[::a.shape[0] // h, ::a.shape[0] // h, :3], panel.rgb)]
+        assert matches, f"{tab} {key}: not found at a whole zoom in the exported figure"
+    # in the page: an <img> of the panel's own size, zoomed by CSS to a whole multiple (never below 1:1)
+    markup = html_figure.figure_html(fig)
+    assert "image-rendering: pixelated" in html_figure.STYLE
+    for key in fig.panel_keys():
+        rgb = fig.panels[key].rgb
+        if rgb is not None:
+            w = rgb.shape[1]
+            assert f"width='{w}' height='{rgb.shape[0]}' style='width:max({w}px, round(down, " in markup
+
+
+def test_outputs_keep_their_aspect_ratio():
+    app = App(image="photo", size=(100, 300))
+    for tab, key in (("modes", "output:bilinear"), ("libraries", "output:torch"), ("gradients", "upstream:bilinear")):
+        app.set(tab=tab)
+        panel = app.tabs[tab].shown.panels[key]
+        h, w = panel.rgb.shape[:2]
+        assert abs(w / h - 3.0) < 0.05, (tab, h, w)
