@@ -159,7 +159,7 @@ def sweep(app, tab, key, values, **fixed):
         app.set(**{key: value})
         assert app.message_text == "", (key, value, app.message_text)
         CHECKS[tab](app)
-        seen.append(app.tabs[tab].figure.value)
+        seen.append(app.tabs[tab].markup)
     return seen
 
 
@@ -284,7 +284,7 @@ def test_backends_versions_devices_and_training(app):
                                       antialias=True, align_corners=False, training=True,
                                       input_size=(40, 44), output_size=(20, 22))
             assert [f.message for f in data.findings] == [f.message for f in findings]
-            cells = re.findall(r"<td style='background:[^']*' title='[^']*'>(.)</td>", app.tabs["backends"].figure.value)
+            cells = re.findall(r"<td style='background:[^']*' title='[^']*'>(.)</td>", app.tabs["backends"].markup)
             assert len(cells) == len(MODES) * len(data.uses)
             assert cells == [SYMBOLS[data.status[(m, u)]] for m in data.modes for u in data.uses]
             assert set(data.status.values()) <= set(STATUSES)

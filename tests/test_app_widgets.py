@@ -57,7 +57,7 @@ def test_css_classes_for_browser_tests(app):
 
 def test_each_tab_shows_its_own_controls_and_the_shared_ones_sit_on_top(app):
     shared = [w for w in descendants(app.widget.children[1])]
-    for key in ("image", "upload", "resize_by", "scale", "size", "align_corners", "antialias"):
+    for key in ("image", "upload", "resize_by", "scale", "scale_text", "size", "align_corners", "antialias"):
         assert app.controls[key].view in shared
     owners = {}
     for i, (name, tab) in enumerate(app.tabs.items()):
@@ -73,12 +73,12 @@ def test_each_tab_shows_its_own_controls_and_the_shared_ones_sit_on_top(app):
 
 def test_widgets_set_the_state_and_redraw(app):
     app.set(tab="modes", modes=("bilinear",), scale=0.5)
-    before = app.tabs["modes"].figure.value
+    before = app.tabs["modes"].markup
     app.controls["scale"].widget.value = 0.75
     assert app.state["scale"] == 0.75
     np.testing.assert_array_equal(app.tabs["modes"].shown.panels["output:bilinear"].values,
                                   forward("bilinear", scale_factor=0.75))
-    assert app.tabs["modes"].figure.value != before
+    assert app.tabs["modes"].markup != before
     app.controls["modes"].widget.value = ("nearest", "area")
     assert app.state["modes"] == ("nearest", "area")
     app.controls["antialias"].widget.value = True
@@ -116,6 +116,8 @@ def test_scale_or_size_is_an_explicit_choice_and_clearing_the_size_returns_to_th
     assert app.state["size"] == (12, 12)
     scale.value = 0.6  # the slider returns to a scale at any time
     assert app.state["scale"] == 0.6 and app.state["size"] is None and by.value == "scale"
+    app.controls["scale_text"].widget.value = 0.75  # and an exact one can be typed
+    assert app.state["scale"] == 0.75 and app.controls["scale"].widget.value == 0.75
 
 
 def test_a_size_too_large_is_refused_with_a_message_and_the_app_keeps_working(app):

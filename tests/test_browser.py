@@ -1,92 +1,39 @@
-"""Real-browser tests: the explorer notebook opened in JupyterLab and served by Voila, driven by Debian's
-chromium through Playwright.
+"""Real-browser tests: the explorer notebook served by Voila and opened in JupyterLab, driven by Debian's
+chromium through Playwright at 1400 and 1920 pixels wide.
 
-Each test waits for the widgets and the figure, changes controls through the page as a person would (the
-scale slider's text box, the antialias box, the Kernels tab, the mode dropdown), and waits until the figure
-in the page shows exactly the pixels of the same figure rendered in the test process from the engine's
-output.  Screenshots go to ``test-artifacts/``; ``UPDATE_DOCS_SCREENSHOT=1`` also copies the Voila one to
-``docs/explorer.png``.
+Each change is made through the page as a person would (a typed scale or size, a tick, a dropdown, a tab),
+then the test waits until a panel in the page holds exactly the pixels of the same panel computed in this
+process for the same settings.  It checks what the page shows: each tab's own controls, text of 12 pixels or
+more, figures as wide as three quarters of the window, image pixels at whole zooms, the size box returning to
+the scale, a refused size with the app still working, a one-click export and a link that opens a state.
+Screenshots of every tab at both widths go to ``test-artifacts/``; ``UPDATE_DOCS_SCREENSHOT=1`` also copies the
+Modes one at 1400 to ``docs/explorer.png``.
 """
 
 from __future__ import annotations
 
 import html
+import io
+import json
 import os
 import re
 import time
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 import servers
 import ui
+from explorer.ui.app import App
+from explorer.ui.app.controls import css_class
 
-pytestmark = [pytest.mark.browser,
-              # ipympl's toolbar, built in this process for the replica, passes traitlets an old-style argument
-              pytest.mark.filterwarnings("ignore:Passing unrecognized arguments to super\\(Toolbar\\)")]
+pytestmark = pytest.mark.browser
 
 REPO = Path(__file__).resolve().parents[1]
 NOTEBOOK = REPO / "notebooks" / "explorer.ipynb"
 DOC_SCREENSHOT = REPO / "docs" / "explorer.png"
-
-# What the tests do through the page, in order: (what, value, the tab whose figure must then match).  The
-# same changes are applied to the in-process replica with ``app.set``.
-STEPS = [("scale", 0.75, "modes"), ("antialias", True, "modes"), ("tab", "kernels", "kernels"),
-         ("mode", "nearest-exact", "kernels")]
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _restore_matplotlib_backend():
-    """The replicas switch this process to ipympl; later test modules get their backend back."""
-    import matplotlib.pyplot as plt
-
-    previous = plt.get_backend()
-    yield
-    plt.close("all")
-    plt.switch_backend(previous)
-
-
-def replica():
-    """The notebook's ``app`` built in this process, with the same backend as the kernel (ipympl), so its
-    figure renders to the pixels the page should show."""
-    import matplotlib.pyplot as plt
-    import nbformat
-
-    plt.switch_backend("module://ipympl.backend_nbagg")
-
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    namespace: dict = {}
-    for cell in nb.cells:
-        if cell.cell_type != "code":
-            continue
-        code = "\n".join(line for line in cell.source.splitlines() if not line.lstrip().startswith(("%", "!")))
-        exec(compile(code, f"<{NOTEBOOK.name}>", "exec"), namespace)
-    return namespace["app"]
-
-
-def apply_in_page(root, name, value):
-    """Make one change the way a person would: choose in a dropdown, type in a slider's box, tick a box,
-    click a tab."""
-    if name == "mode":
-        ui.select(root, ".explorer-mode", value)
-    elif name == "scale":
-        ui.type_slider_value(root, ".explorer-scale", value)
-    elif name == "antialias":
-        box = root.locator(".explorer-antialias input[type=checkbox]")
-        box.set_checked(bool(value))
-    elif name == "tab":
-        root.locator(".explorer-tabs .lm-TabBar-tab").filter(has_text=re.compile(f"^{value}$", re.I)).click()
-    else:
-        raise ValueError(name)
-
-
-def apply_in_replica(app, name, value):
-    app.set(**{name: value})
-
-
-def figure_canvas(root, tab):
-    return root.locator(f".explorer-figure-{tab} .jupyter-matplotlib-canvas-div canvas").first
+TITLES = {"modes": "Modes", "gradients": "Gradients", "kernels": "Kernels", "libraries": "Libraries",
+          "backends": "Backends", "pick": "Pick a mode"}
 
 
 def text_of(markup: str) -> str:
@@ -94,42 +41,132 @@ def text_of(markup: str) -> str:
     return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", "", markup))).strip()
 
 
-def drive(page, name: str, timings: dict, shot: str | None = None):
-    """Wait for the explorer, then make each change in the page and wait for the engine's exact figure."""
+def wait_panel(root, replica, tab, key, name):
+    """Wait until the page's panel ``key`` of ``tab`` holds the replica's pixels for the same state."""
+    expected = replica.tabs[tab].shown.panels[key].rgb
+    img = ui.panel_img(root, tab, key)
+    ui.wait_pixels(lambda: ui.img_rgba(img), expected, timeout=60, name=name)
+
+
+def wait_caption(root, replica, tab):
     from playwright.sync_api import expect
 
-    started = time.monotonic()
+    expect(root.locator(f".explorer-tab-{tab} .explorer-caption")).to_have_text(
+        text_of(replica.tabs[tab].caption.value), timeout=60_000)
+
+
+def readout_is(root, replica):
+    from playwright.sync_api import expect
+
+    expect(root.locator(".explorer-readout")).to_have_text(text_of(replica.readout.value), timeout=30_000)
+
+
+def wait_ready(page):
+    from playwright.sync_api import expect
+
     root = page.locator(".explorer-root")
     expect(root).to_have_count(1, timeout=ui.LONG)
-    expect(root.locator(".explorer-mode select")).to_be_visible(timeout=ui.LONG)
-    canvas = figure_canvas(root, "modes")
-    expect(canvas).to_be_visible(timeout=ui.LONG)
+    expect(root.locator(".explorer-figure-modes img[data-key='output:bilinear']")).to_be_visible(timeout=ui.LONG)
+    return root
 
-    app = replica()
-    ui.wait_pixels(lambda: ui.canvas_rgba(canvas), ui.figure_rgba(app.figure()), timeout=60,
-                   name=f"{name}-initial")
-    timings[f"{name}: widgets and figure drawn"] = time.monotonic() - started
-    if shot:
-        ui.screenshot(page, f"{shot}-initial.png")
 
-    for control, value, tab in STEPS:
-        t = time.monotonic()
-        canvas = figure_canvas(root, tab)
-        before = ui.figure_rgba(app.figure(tab))
-        apply_in_page(root, control, value)
-        apply_in_replica(app, control, value)
-        expect(root.locator(".explorer-readout")).to_have_text(text_of(app.readout.value), timeout=30_000)
-        expected = ui.figure_rgba(app.figure(tab))
-        if control != "tab":
-            assert not np.array_equal(expected, before), f"changing {control} should change the {tab} figure"
-        expect(canvas).to_be_visible(timeout=30_000)
-        ui.wait_pixels(lambda: ui.canvas_rgba(canvas), expected, timeout=30, name=f"{name}-{tab}-{control}")
-        timings[f"{name}: {control} -> {value}"] = time.monotonic() - t
-        if shot:
-            root.screenshot(path=str(ui.artifact(f"{shot}-{tab}-after-{control}.png")))
-    expect(root.locator(".explorer-message")).to_have_text(text_of(app.message.value))
-    assert page.errors == [], page.errors
-    return root, app
+def drive(page, name: str, timings: dict):
+    """The changes a person makes, each checked against the replica's pixels or text."""
+    from playwright.sync_api import expect
+
+    root = wait_ready(page)
+    replica = App()
+    t = time.monotonic()
+    wait_panel(root, replica, "modes", "output:bilinear", f"{name}-initial")
+    steps = [("scale typed", lambda: ui.type_text(root, ".explorer-scale-text", "0.75"), dict(scale=0.75)),
+             ("antialias ticked", lambda: root.locator(".explorer-antialias input").set_checked(True),
+              dict(antialias=True)),
+             ("reference chosen", lambda: ui.select(root, ".explorer-reference", "bicubic"), dict(reference="bicubic"))]
+    for what, act, change in steps:
+        act()
+        replica.set(**change)
+        readout_is(root, replica)
+        wait_panel(root, replica, "modes", "output:bilinear", f"{name}-{what}")
+        wait_panel(root, replica, "modes", "diff:nearest", f"{name}-{what}-diff")
+    ui.click_tab(root, "Kernels")
+    replica.set(tab="kernels")
+    wait_caption(root, replica, "kernels")
+    ui.select(root, ".explorer-tab-kernels .explorer-mode", "nearest-exact")
+    replica.set(mode="nearest-exact")
+    wait_caption(root, replica, "kernels")
+    ui.click_tab(root, "Modes")
+    replica.set(tab="modes")
+    expect(root.locator(".explorer-message")).to_have_text(text_of(replica.message.value))
+    timings[f"{name}: steps"] = time.monotonic() - t
+    return root, replica
+
+
+def check_sizes(page, root, replica, name):
+    """Typing a size, clearing it (back to the scale), and a size too large (refused; the app keeps working)."""
+    from playwright.sync_api import expect
+
+    ui.type_text(root, ".explorer-size", "40x60")
+    replica.set(size=(40, 60))
+    readout_is(root, replica)
+    wait_panel(root, replica, "modes", "output:bilinear", f"{name}-size")
+    expect(root.locator(".explorer-resize-by .widget-toggle-button.mod-active")).to_have_text("size")
+    ui.type_text(root, ".explorer-size", "")
+    replica.set(size=None)
+    readout_is(root, replica)
+    assert "scale 0.75" in text_of(replica.readout.value)
+    wait_panel(root, replica, "modes", "output:bilinear", f"{name}-size-cleared")
+    ui.type_text(root, ".explorer-size", "30000×30000")
+    expect(root.locator(".explorer-message")).to_contain_text("is too large for the explorer", timeout=30_000)
+    expect(root.locator(".explorer-size input")).to_have_value("")
+    root.locator(".explorer-antialias input").set_checked(False)
+    replica.set(antialias=False)
+    wait_panel(root, replica, "modes", "output:bilinear", f"{name}-after-refusal")
+    expect(root.locator(".explorer-message")).to_have_text("")
+
+
+def check_tab(page, root, replica, tab, width, name):
+    """One tab at one width: its own controls only, text >= 12 px, a wide figure, whole zooms; a screenshot."""
+    from playwright.sync_api import expect
+
+    ui.click_tab(root, TITLES[tab])
+    replica.set(tab=tab)
+    figure = root.locator(f".explorer-figure-{tab}")
+    expect(figure).to_be_visible(timeout=60_000)
+    if tab in ("modes", "gradients", "libraries"):
+        first = replica.tabs[tab].shown.panel_keys()[0]
+        wait_panel(root, replica, tab, first, f"{name}-{tab}")
+    else:
+        wait_caption(root, replica, tab)
+    panel = root.locator(f".explorer-tab-{tab}")
+    own = {css_class(k) for k in replica.tabs[tab].controls}
+    shown = set(panel.evaluate("""(el) => [...el.querySelectorAll('.explorer-tab-controls [class*="explorer-"]')]
+        .filter(e => e.getBoundingClientRect().width > 0)
+        .flatMap(e => [...e.classList].filter(c => c.startsWith('explorer-')))"""))
+    assert shown - {"explorer-tab-controls"} == own, (tab, shown, own)
+    box = figure.bounding_box()
+    assert box["width"] >= 0.75 * width, (tab, box, width)
+    px, text = ui.min_font_px(root)
+    assert px >= 12, f"{tab} at {width}: {text!r} is {px:.1f} px"
+    for key, nw, nh, w, h in ui.zooms(root, tab):
+        k = w / nw
+        assert k >= 1 and abs(k - round(k)) < 1e-6 and abs(h / nh - k) < 1e-6, (tab, key, nw, w, nh, h)
+    ui.shoot_app(page, f"{name}-{width}-{tab}.png")
+
+
+def check_export(page, root, replica, name):
+    """One click on "download figure" downloads a PNG at least 1600 px wide with the configuration inside."""
+    from explorer.ui.views.export import png_size, png_text
+
+    ui.select(root, ".explorer-export-dpi", "100")
+    with page.expect_download(timeout=120_000) as info:
+        root.locator(".explorer-export-figure button, button.explorer-export-figure").first.click()
+    path = info.value.path()
+    data = Path(path).read_bytes()
+    width, _ = png_size(data)
+    assert info.value.suggested_filename == f"explorer-{replica.state['tab']}-100dpi.png" and width >= 1600
+    config = json.loads(png_text(data)["explorer-config"])
+    assert config["scale"] == replica.state["scale"] and config["tab"] == replica.state["tab"]
+    ui.artifact(f"{name}-export.png").write_bytes(data)
 
 
 @pytest.fixture(scope="module")
@@ -140,30 +177,68 @@ def timings():
         print(f"  {key}: {seconds:.1f} s")
 
 
-def test_explorer_in_voila(chromium, timings):
-    """The standalone page: ``voila notebooks/explorer.ipynb`` shows the explorer without code cells."""
+@pytest.fixture(scope="module")
+def voila_server():
+    with servers.voila(NOTEBOOK, keep_log=ui.artifact("voila.log")) as server:
+        yield server
+
+
+def test_explorer_in_voila(chromium, voila_server, timings):
+    """The standalone page at 1400 px: changes, sizes, each tab, the export; then every tab at 1920 px."""
     from playwright.sync_api import expect
 
     t = time.monotonic()
-    with servers.voila(NOTEBOOK, keep_log=ui.artifact("voila.log")) as server:
-        timings["voila: server up"] = time.monotonic() - t
-        page = ui.new_page(chromium)
-        try:
-            page.goto(server.url())
-            drive(page, "voila", timings, shot="voila")
-            expect(page.locator("body")).not_to_contain_text("import explorer")  # no code cells on the page
-            ui.screenshot(page, "voila-after-changes.png")
-            # the README's picture: the explorer as the standalone page shows it, on the Modes tab
-            # (refreshed only on request, so running the tests leaves the work tree clean)
-            if os.environ.get("UPDATE_DOCS_SCREENSHOT") == "1":
-                DOC_SCREENSHOT.parent.mkdir(exist_ok=True)
-                DOC_SCREENSHOT.write_bytes(ui.artifact("voila-modes-after-antialias.png").read_bytes())
-        except Exception:
-            ui.screenshot(page, "voila-failure.png")
-            raise
-        finally:
-            page.context.close()
+    page = ui.new_page(chromium, downloads=True)
+    try:
+        page.goto(voila_server.url())
+        root, replica = drive(page, "voila", timings)
+        expect(page.locator("body")).not_to_contain_text("import explorer")  # no code cells on the page
+        check_sizes(page, root, replica, "voila")
+        for tab in TITLES:
+            check_tab(page, root, replica, tab, 1400, "voila")
+        check_export(page, root, replica, "voila")
+        if os.environ.get("UPDATE_DOCS_SCREENSHOT") == "1":
+            DOC_SCREENSHOT.write_bytes(ui.artifact("voila-1400-modes.png").read_bytes())
+        assert page.errors == [], page.errors
+    except Exception:
+        ui.screenshot(page, "voila-failure.png")
+        raise
+    finally:
+        page.context.close()
+    page = ui.new_page(chromium, width=1920)
+    try:
+        page.goto(voila_server.url())
+        root = wait_ready(page)
+        replica = App()
+        for tab in TITLES:
+            check_tab(page, root, replica, tab, 1920, "voila")
+        assert page.errors == [], page.errors
+    except Exception:
+        ui.screenshot(page, "voila-1920-failure.png")
+        raise
+    finally:
+        page.context.close()
     timings["voila: whole test"] = time.monotonic() - t
+
+
+def test_a_link_opens_its_state(chromium, voila_server):
+    """``?mode=bicubic&scale=0.25&tab=kernels`` opens the explorer in that state (the kernel reads the query)."""
+    from playwright.sync_api import expect
+
+    page = ui.new_page(chromium)
+    try:
+        page.goto(voila_server.url() + "&mode=bicubic&scale=0.25&tab=kernels")
+        root = page.locator(".explorer-root")
+        expect(root).to_have_count(1, timeout=ui.LONG)
+        replica = App(query="mode=bicubic&scale=0.25&tab=kernels")
+        assert replica.state["tab"] == "kernels" and replica.message_text == ""
+        readout_is(root, replica)
+        expect(root.locator(".explorer-tabs .lm-TabBar-tab.lm-mod-current")).to_have_text("Kernels")
+        expect(root.locator(".explorer-tab-kernels .explorer-mode select")).to_have_value("bicubic")
+        wait_caption(root, replica, "kernels")
+        assert page.errors == [], page.errors
+    finally:
+        page.context.close()
 
 
 def test_explorer_in_jupyterlab(chromium, timings):
@@ -176,10 +251,11 @@ def test_explorer_in_jupyterlab(chromium, timings):
             ui.open_lab_notebook(page, server, NOTEBOOK.name)
             timings["lab: kernel idle"] = time.monotonic() - t
             ui.lab_run_all(page)
-            drive(page, "lab", timings, shot="lab")
+            root, replica = drive(page, "lab", timings)
             ui.wait_lab_idle(page)
             assert ui.lab_cell_errors(page) == []
-            ui.screenshot(page, "lab-after-changes.png")
+            ui.shoot_app(page, "lab-after-changes.png")
+            assert page.errors == [], page.errors
         except Exception:
             ui.screenshot(page, "lab-failure.png")
             raise

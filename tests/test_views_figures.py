@@ -21,8 +21,19 @@ def app(request):
 
 
 def text_boxes(fig):
+    """(owner, text, box) of every visible text: figure texts, and each axes' title, labels, texts and ticks."""
     renderer = fig.canvas.get_renderer()
-    return [(t.get_text(), t.get_window_extent(renderer)) for t in fig.texts if t.get_visible() and t.get_text()]
+    texts = [("figure", t) for t in fig.texts]
+    for i, ax in enumerate(fig.axes):
+        if not ax.get_visible():
+            continue
+        texts += [(f"axes {i}", t) for t in (ax.title, ax.xaxis.label, ax.yaxis.label, *ax.texts)]
+        for axis in (ax.xaxis, ax.yaxis):  # the tick labels drawn: those inside the view
+            lo, hi = sorted(axis.get_view_interval())
+            texts += [(f"ticks {i}", t.label1) for t in axis.get_major_ticks()
+                      if lo - 1e-9 <= t.get_loc() <= hi + 1e-9 and t.label1.get_visible()]
+    return [(owner, t.get_text(), t.get_window_extent(renderer)) for owner, t in texts
+            if t.get_visible() and t.get_text().strip()]
 
 
 @pytest.mark.parametrize("tab", TABS)
@@ -30,11 +41,11 @@ def test_exported_text_is_at_least_12_pixels_and_never_overlaps(app, tab):
     fig = app.figure(tab, dpi=min(export.DPIS))
     assert export.smallest_text_px(fig) >= 12.0
     boxes = text_boxes(fig)
-    for i, (a, box_a) in enumerate(boxes):
-        for b, box_b in boxes[i + 1:]:
+    for i, (owner_a, a, box_a) in enumerate(boxes):
+        for owner_b, b, box_b in boxes[i + 1:]:
             overlap = (min(box_a.x1, box_b.x1) - max(box_a.x0, box_b.x0) > 1 and
                        min(box_a.y1, box_b.y1) - max(box_a.y0, box_b.y0) > 1)
-            assert not overlap, f"{tab}: {a!r} overlaps {b!r}"
+            assert not overlap, f"{tab}: {a!r} ({owner_a}) overlaps {b!r} ({owner_b})"
 
 
 def test_the_page_text_is_at_least_12_pixels():
@@ -84,7 +95,8 @@ def test_pixels_are_whole_squares_unless_labelled_an_overview(app, tab):
         rgb = fig.panels[key].rgb
         if rgb is not None:
             w = rgb.shape[1]
-            assert f"width='{w}' height='{rgb.shape[0]}' style='width:max({w}px, round(down, " in markup
+            assert (f"data-key='{key}' alt='{fig.panels[key].title}' width='{w}' height='{rgb.shape[0]}' "
+                    f"style='width:max({w}px, round(down, ") in markup
 
 
 def test_outputs_keep_their_aspect_ratio():

@@ -1,8 +1,8 @@
 """Page-level helpers for the browser tests: launch Debian's chromium, drive JupyterLab and Voila, read the
-pixels of a matplotlib canvas, and save screenshots.
+pixels of the explorer's panels as the page holds them, and save screenshots.
 
 Nothing here sleeps for a fixed time: every wait polls a condition on the page (a selector, the kernel
-status, or the exact pixels of the figure) until it holds or a timeout expires.
+status, or the exact pixels of a panel) until it holds or a timeout expires.
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 
-VIEWPORT = {"width": 1400, "height": 1600}
+VIEWPORT = {"width": 1400, "height": 1000}
+WIDTHS = (1400, 1920)  # the window widths the figures are checked at
 LONG = 90_000  # ms: first page loads start a kernel and import matplotlib
 
 
@@ -43,9 +44,11 @@ def launch(playwright):
     return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
 
 
-def new_page(browser):
-    """A page at device pixel ratio 1, so canvas pixels equal matplotlib's pixels, that records errors."""
-    context = browser.new_context(viewport=VIEWPORT, device_scale_factor=1)
+def new_page(browser, width: int = VIEWPORT["width"], height: int = VIEWPORT["height"], downloads: bool = False):
+    """A page at device pixel ratio 1 (one CSS pixel is one screen pixel, so a whole zoom repeats pixels
+    exactly), that records errors."""
+    context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1,
+                                  accept_downloads=downloads)
     page = context.new_page()
     page.errors = []
     page.on("pageerror", lambda error: page.errors.append(str(error)))
@@ -60,6 +63,19 @@ def artifact(name: str) -> Path:
 def screenshot(page, name: str) -> Path:
     path = artifact(name)
     page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def shoot_app(page, name: str) -> Path:
+    """The whole explorer as the page shows it (Voila scrolls inside its own element, so the viewport is made
+    tall enough to hold the app first)."""
+    root = page.locator(".explorer-root").first
+    height = int(page.evaluate("() => document.querySelector('.explorer-root').scrollHeight")) + 200
+    size = page.viewport_size
+    page.set_viewport_size({"width": size["width"], "height": max(size["height"], height)})
+    path = artifact(name)
+    root.screenshot(path=str(path))
+    page.set_viewport_size(size)
     return path
 
 
@@ -107,7 +123,57 @@ def type_slider_value(scope, css: str, value):
     readout.press("Enter")
 
 
-# --- canvas pixels ------------------------------------------------------------------------------------------
+# --- widgets of the explorer --------------------------------------------------------------------------------
+
+def click_tab(root, title: str):
+    root.locator(".explorer-tabs .lm-TabBar-tab").filter(has_text=re.compile(f"^{re.escape(title)}$")).click()
+
+
+def type_text(scope, css: str, text: str):
+    """Type ``text`` into the text box matched by ``css`` and press Enter (a change the app receives once)."""
+    box = scope.locator(f"{css} input").first
+    box.click()
+    box.press("Control+a")
+    box.press("Delete")
+    if text:
+        box.type(text)
+    box.press("Enter")
+
+
+def panel_img(root, tab: str, key: str):
+    return root.locator(f".explorer-figure-{tab} img[data-key='{key}']").first
+
+
+def min_font_px(root) -> tuple[float, str]:
+    """The smallest computed font size of any visible text in ``root`` (HTML and inline SVG), and that text."""
+    return tuple(root.evaluate("""(el) => {
+        let best = [1e9, ''];
+        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        while (walker.nextNode()) {
+            const node = walker.currentNode, parent = node.parentElement;
+            if (!node.textContent.trim() || !parent || parent.closest('style, script')) continue;
+            const rect = parent.getBoundingClientRect();
+            if (rect.width === 0 || rect.height === 0) continue;
+            let px = parseFloat(getComputedStyle(parent).fontSize);
+            const svg = parent.closest('svg');
+            if (svg && svg.viewBox && svg.viewBox.baseVal && svg.viewBox.baseVal.width) {
+                px *= svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+            }
+            if (px < best[0]) best = [px, node.textContent.trim().slice(0, 40)];
+        }
+        return best;
+    }"""))
+
+
+def zooms(root, tab: str) -> list:
+    """(data-key, natural width, natural height, shown width, shown height) of every panel image of a tab."""
+    return root.evaluate(f"""(el) => [...el.querySelectorAll('.explorer-figure-{tab} img[data-key]')].map(i => {{
+        const r = i.getBoundingClientRect();
+        return [i.dataset.key, i.naturalWidth, i.naturalHeight, r.width, r.height];
+    }})""")
+
+
+# --- pixels ----------------------------------------------------------------------------------------------------
 
 def _decode_png(data: bytes) -> np.ndarray:
     from PIL import Image
@@ -115,14 +181,8 @@ def _decode_png(data: bytes) -> np.ndarray:
     return np.asarray(Image.open(io.BytesIO(data)).convert("RGBA"))
 
 
-def canvas_rgba(canvas) -> np.ndarray:
-    """The pixels of a ``<canvas>`` element, as an (H, W, 4) uint8 array."""
-    url = canvas.evaluate("c => c.toDataURL('image/png')")
-    return _decode_png(base64.b64decode(url.split(",", 1)[1]))
-
-
 def img_rgba(img) -> np.ndarray:
-    """The pixels of an ``<img>`` element whose ``src`` is a data URL or a blob (ipywidgets.Image)."""
+    """The pixels of an ``<img>`` element (its natural size), as an (H, W, 4) uint8 array."""
     url = img.evaluate("""async (el) => {
         if (!el.complete) await new Promise(r => el.addEventListener('load', r, {once: true}));
         const c = document.createElement('canvas');
@@ -133,12 +193,6 @@ def img_rgba(img) -> np.ndarray:
     return _decode_png(base64.b64decode(url.split(",", 1)[1]))
 
 
-def figure_rgba(fig) -> np.ndarray:
-    """What a matplotlib figure looks like rendered by Agg at its own dpi (what ipympl sends the browser)."""
-    fig.canvas.draw()
-    return np.asarray(fig.canvas.buffer_rgba()).copy()
-
-
 def save_rgba(array: np.ndarray, name: str) -> Path:
     from PIL import Image
 
@@ -147,43 +201,24 @@ def save_rgba(array: np.ndarray, name: str) -> Path:
     return path
 
 
-def wait_pixels(read, expected: np.ndarray, timeout: float = 30.0, tolerance: int = 0,
-                name: str | None = None) -> np.ndarray:
-    """Poll ``read()`` until its pixels equal ``expected`` (within ``tolerance`` per channel).  On failure,
-    ``name`` saves both images as ``<name>-expected.png`` and ``<name>-shown.png`` in test-artifacts."""
+def wait_pixels(read, expected: np.ndarray, timeout: float = 30.0, name: str | None = None) -> np.ndarray:
+    """Poll ``read()`` until its RGB pixels equal ``expected``.  On failure, ``name`` saves both images as
+    ``<name>-expected.png`` and ``<name>-shown.png`` in test-artifacts."""
     deadline = time.monotonic() + timeout
     last = None
     while True:
         try:
-            last = read()
+            last = read()[:, :, :3]
         except Exception:  # the element may be re-created between polls
             last = None
-        if last is not None and last.shape == expected.shape:
-            diff = np.abs(last.astype(np.int16) - expected.astype(np.int16)).max()
-            if diff <= tolerance:
-                return last
+        if last is not None and last.shape == expected.shape and np.array_equal(last, expected):
+            return last
         if time.monotonic() > deadline:
-            shape = None if last is None else last.shape
-            detail = (f"max channel difference {diff}" if last is not None and shape == expected.shape
-                      else f"shape {shape} vs expected {expected.shape}")
+            detail = f"shape {None if last is None else last.shape} vs expected {expected.shape}"
             if name:
                 save_rgba(expected, f"{name}-expected.png")
                 if last is not None:
-                    save_rgba(last, f"{name}-shown.png")
+                    save_rgba(np.ascontiguousarray(last), f"{name}-shown.png")
                 detail += f"; see test-artifacts/{name}-expected.png and -shown.png"
-            raise AssertionError(f"the figure never showed the expected pixels within {timeout:.0f} s ({detail})")
-        time.sleep(0.15)
-
-
-def wait_pixels_change(read, before: np.ndarray, timeout: float = 30.0) -> np.ndarray:
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            now = read()
-        except Exception:
-            now = None
-        if now is not None and (now.shape != before.shape or not np.array_equal(now, before)):
-            return now
-        if time.monotonic() > deadline:
-            raise AssertionError(f"the figure did not change within {timeout:.0f} s")
+            raise AssertionError(f"the panel never showed the expected pixels within {timeout:.0f} s ({detail})")
         time.sleep(0.15)

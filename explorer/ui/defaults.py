@@ -17,7 +17,7 @@ UPSTREAMS = {
 }
 #: The page width (CSS pixels) the explorer's figures are laid out for: a panel larger than its share of it
 #: is shown as a labelled overview (a wider window zooms the panels up by whole factors; a narrower one
-#: scrolls).  1200 fits JupyterLab and Voila pages at 1400 pixels and more.
-LAYOUT_WIDTH = 1200
+#: scrolls).  1300 fits Voila at 1400 pixels and more.
+LAYOUT_WIDTH = 1300
 #: The tallest a panel's pixels may be, before any zoom (taller arrays are shown as overviews or cut).
 PANEL_HEIGHT = 420

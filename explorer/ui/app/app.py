@@ -36,7 +36,7 @@ from .links import config_settings, query_settings
 from .state import DEFAULTS, TABS, State, check_budget
 from .tabs import TAB_CLASSES, fix_code
 
-_SHARED_ROWS = (("image", "upload"), ("resize_by", "scale", "size", "align_corners", "antialias"))
+_SHARED_ROWS = (("image", "upload"), ("resize_by", "scale", "scale_text", "size", "align_corners", "antialias"))
 
 
 def scenarios() -> dict:
@@ -60,13 +60,14 @@ class App:
     app keeps working.  ``app.scenario(name)`` opens a lesson; ``App(config=...)`` reopens an exported
     configuration and ``App(query="scenario=aliasing&scale=0.25")`` a link's settings.
 
-    In a running kernel a worker thread computes and draws (the newest change wins, hidden tabs are prepared
-    when idle, "updating…" shows after 150 ms); elsewhere every change is drawn before :meth:`set` returns.
+    In a Jupyter kernel a worker thread computes and draws (the newest change wins, hidden tabs are prepared
+    when idle, "updating…" shows after 150 ms; ``worker=True`` asks for it inside any running event loop);
+    elsewhere every change is drawn before :meth:`set` returns.
 
     Stable CSS classes for browser tests are listed in :data:`explorer.ui.app.controls.CSS_CLASSES`.
     """
 
-    def __init__(self, image=None, *, config=None, query=None, **settings):
+    def __init__(self, image=None, *, config=None, query=None, worker: bool | None = None, **settings):
         self.state = State()
         self.engine = CachedEngine()
         self._custom, self.image_token, self.image_name, self.image_note = None, 0, "photo", ""
@@ -76,7 +77,7 @@ class App:
         self.tabs = {cls.name: cls(self) for cls in TAB_CLASSES}
         self.downloads = Downloads(self)
         self.widget = self._build_layout()
-        self.renderer = _renderer(self)
+        self.renderer = _renderer(self, worker)
         self._observe()
         self._sync_backend_options()
         self._open(image, config, query, settings)
@@ -124,20 +125,33 @@ class App:
         name = initial.get("image")
         if isinstance(name, str) and name in TEST_IMAGES and "scale" not in initial and "size" not in initial:
             initial["scale"] = TEST_IMAGES[name].suggested_scale
-        try:
+        if config is None and not query:
             if initial:
                 self.set(**initial)
             else:
                 self._after_change(set(DEFAULTS))
-        except ValueError as exc:
-            if config is None and not query:
-                raise
-            problems.append(str(exc))
-            self._after_change(set(DEFAULTS))
+        else:
+            problems += self._set_what_can_be(initial)
         if lesson is not None:
             self._show_lesson(lesson)
         if problems:
             self._show("; ".join(problems), error=True)
+
+    def _set_what_can_be(self, settings) -> list:
+        """Set every valid setting of ``settings`` (from a link or a configuration); the problems of the rest."""
+        problems, good = [], {}
+        for key, value in settings.items():
+            try:
+                self._validate({key: value})
+                good[key] = value
+            except ValueError as exc:
+                problems.append(str(exc))
+        try:
+            self.set(**good)
+        except ValueError as exc:  # valid one by one, not together (e.g. a size too large for the image)
+            problems.append(str(exc))
+            self._after_change(set(DEFAULTS))
+        return problems
 
     # ------------------------------------------------------------------ public
     @property
@@ -500,22 +514,25 @@ class Upload(NamedTuple):
     note: str
 
 
-def _renderer(app):
-    """The worker-thread renderer inside a running event loop (a kernel), else None (draw synchronously)."""
+def _renderer(app, worker):
+    """The worker-thread renderer when ``worker`` (default: inside a running Jupyter kernel, whose event loop
+    delivers its results), else None: every change is drawn before ``set`` returns."""
     import asyncio
 
-    try:
-        loop = asyncio.get_running_loop()
-    except RuntimeError:
+    if worker is None:
+        from IPython import get_ipython
+
+        worker = getattr(get_ipython(), "kernel", None) is not None
+    if not worker:
         return None
     from .render import Renderer
 
-    return Renderer(app, loop)
+    return Renderer(app, asyncio.get_running_loop())
 
 
-def explore(image=None, *, config=None, query=None, **settings) -> App:
+def explore(image=None, *, config=None, query=None, worker=None, **settings) -> App:
     """Open the explorer on ``image`` (a built-in name, an (H, W[, C]) array, image bytes or a path; default:
     the photo) with any settings of :class:`App`; ``config``: a configuration exported by the app (dict, JSON
     or a path); ``query``: a link's query string, e.g. ``"scenario=aliasing"``.  In a notebook the returned
     App displays itself."""
-    return App(image, config=config, query=query, **settings)
+    return App(image, config=config, query=query, worker=worker, **settings)

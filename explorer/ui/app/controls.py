@@ -6,7 +6,7 @@ control carries the CSS class ``explorer-<key>`` (underscores become dashes) so 
 
 >>> from explorer.ui.app.state import State
 >>> controls = build_controls(State())
->>> controls["scale"].widget.value, controls["size"].widget.value, controls["resize_by"].widget.value
+>>> controls["scale_text"].widget.value, controls["size"].widget.value, controls["resize_by"].widget.value
 (0.4, '', 'scale')
 >>> parse_size("64x48"), parse_size("64×48"), parse_size(" 32 "), parse_size("")
 ((64, 48), (64, 48), (32, 32), None)
@@ -120,8 +120,8 @@ def _tags(options, label):
 def _scale(value):
     lo, hi = SCALE_RANGE
     return W.FloatLogSlider(value=value or 1.0, base=10, min=math.log10(lo), max=math.log10(hi), step=0.002,
-                            description="scale", readout_format=".3f", continuous_update=True, style=_STYLE,
-                            layout=W.Layout(width="360px"))
+                            description="scale", readout=False, continuous_update=True, style=_STYLE,
+                            layout=W.Layout(width="300px"))
 
 
 def _toggle(options, label):
@@ -171,8 +171,8 @@ def specs(backends) -> dict:
 
 
 def build_controls(state) -> dict:
-    """One Control per settable key, plus ``upload`` (files), ``resize_by`` (scale | size) and ``crop_x`` /
-    ``crop_y`` (the zoom box's centre)."""
+    """One Control per settable key, plus ``upload`` (files), ``resize_by`` (scale | size), ``scale_text`` (an
+    exact scale, typed) and ``crop_x`` / ``crop_y`` (the zoom box's centre)."""
     backends = tuple(state.backends) or ("torch",)
     controls = {}
     for key, (make, to_widget, from_widget) in specs(backends).items():
@@ -187,6 +187,9 @@ def build_controls(state) -> dict:
                                description=text, continuous_update=True, style=_STYLE,
                                layout=W.Layout(width="300px"))
         controls[key] = Control("crop", slider, crop_centre(axis), css=key)
+    typed = W.FloatText(value=state["scale"] or 1.0, continuous_update=False, layout=W.Layout(width="90px"),
+                        tooltip="type an exact scale (output / input); the slider moves in steps")
+    controls["scale_text"] = Control("scale", typed, css="scale-text")
     by = W.ToggleButtons(options=["scale", "size"], value="size" if state["size"] else "scale",
                          description="resize by", style=_STYLE, tooltip="resize by a scale factor, or to a size")
     controls["resize_by"] = Control("resize_by", by)
@@ -206,7 +209,8 @@ CSS_CLASSES = {
     "captions": "explorer-caption",
     "lessons": "explorer-scenario (dropdown), explorer-scenario-text (its explanation)",
     "controls by key": "explorer-<key> with dashes: explorer-image, explorer-upload, explorer-mode, "
-                       "explorer-modes, explorer-reference, explorer-resize-by, explorer-scale, explorer-size, "
+                       "explorer-modes, explorer-reference, explorer-resize-by, explorer-scale, explorer-scale-text, "
+                       "explorer-size, "
                        "explorer-align-corners, explorer-antialias, explorer-library, explorer-libraries, "
                        "explorer-same-options, explorer-backend, explorer-version, explorer-opset, explorer-device, "
                        "explorer-training, explorer-upstream, explorer-seed, explorer-crop-x, explorer-crop-y, "

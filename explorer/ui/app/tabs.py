@@ -15,7 +15,7 @@ import ipywidgets as W
 
 from ...conventions.image_resize import MODES
 from ...engine.threads import blas_threads
-from ..views.html_figure import figure_html
+from ..views.html_figure import figure_parts, template_columns
 from .working_copy import working_copy
 
 RESIZE_KEYS = ("image", "scale", "size", "align_corners", "antialias")
@@ -58,7 +58,7 @@ class Tab:
 
     def __init__(self, app):
         self.app = app
-        self.figure = W.HTML(layout=W.Layout(width="100%"))
+        self.figure = self.make_figure()
         self.figure.add_class("explorer-figure")
         self.figure.add_class(f"explorer-figure-{self.name}")
         self.caption = W.HTML(layout=W.Layout(width="100%"))
@@ -71,6 +71,19 @@ class Tab:
         self.timing = {}
 
     # ------------------------------------------------------------------ to implement
+    def make_figure(self):
+        """The widget the figure is shown in: one HTML element."""
+        return W.HTML(layout=W.Layout(width="100%"))
+
+    def show_figure(self, markup):
+        if self.figure.value != markup:
+            self.figure.value = markup
+
+    @property
+    def markup(self) -> str:
+        """The figure's HTML as the page receives it."""
+        return self.figure.value
+
     def make_extras(self) -> list:
         return []
 
@@ -118,8 +131,7 @@ class Tab:
     def apply(self, p: Payload):
         """Show a prepared payload (the kernel's main thread)."""
         t0 = time.perf_counter()
-        if self.figure.value != p.html:
-            self.figure.value = p.html
+        self.show_figure(p.html)
         self.show(p.data)
         text = html.escape(p.caption)
         if self.caption.value != text:
@@ -137,14 +149,36 @@ class Tab:
 
 
 class PanelTab(Tab):
-    """A tab whose figure is image panels (:class:`~explorer.ui.views.panels.PanelFigure`)."""
+    """A tab whose figure is image panels (:class:`~explorer.ui.views.panels.PanelFigure`): a CSS grid whose
+    cells come in two HTML parts, the panels that change only with the image and the zoom box, and the rest (an
+    unchanged part is not sent again)."""
+
+    def make_figure(self):
+        self.parts = (W.HTML(), W.HTML())
+        for part in self.parts:
+            part.add_class("xf-part")
+        grid = W.GridBox(list(self.parts), layout=W.Layout(width="100%", overflow="auto", grid_gap="10px"))
+        grid.add_class("xf-grid")
+        return grid
+
+    def show_figure(self, markup):
+        columns, static, dynamic = markup
+        if self.figure.layout.grid_template_columns != columns:
+            self.figure.layout.grid_template_columns = columns
+        for part, value in zip(self.parts, (static, dynamic)):
+            if part.value != value:
+                part.value = value
+
+    @property
+    def markup(self) -> str:
+        return "".join(part.value for part in self.parts)
 
     def panels(self, data, snap):
         raise NotImplementedError
 
     def draw(self, data, snap):
         fig = self.panels(data, snap)
-        return figure_html(fig), fig.caption, fig
+        return (template_columns(fig), *figure_parts(fig)), fig.caption, fig
 
 
 def _errors(items) -> list:

@@ -50,12 +50,13 @@ class AnatomyView:
     # ------------------------------------------------------------------ layout
     def _build(self):
         fig = self.fig = S.new_figure(*SIZE, self.fig)
-        gs = fig.add_gridspec(3, 4, height_ratios=[1.0, 0.9, 1.5], width_ratios=[1, 1, 0.05, 1.25], left=0.07,
-                              right=0.98, top=0.95, bottom=0.08, hspace=0.55, wspace=0.32)
+        # columns: W, Wᵀ, W's colour bar, room for the bar's label, the gain plot
+        gs = fig.add_gridspec(3, 5, height_ratios=[1.0, 0.9, 1.5], width_ratios=[1, 1, 0.05, 0.22, 1.25],
+                              left=0.07, right=0.98, top=0.95, bottom=0.08, hspace=0.55, wspace=0.3)
         ax0 = fig.add_subplot(gs[0, :])
         ax1 = fig.add_subplot(gs[1, :], sharex=ax0)
         axw, axt = fig.add_subplot(gs[2, 0]), fig.add_subplot(gs[2, 1])
-        cax, axf = fig.add_subplot(gs[2, 2]), fig.add_subplot(gs[2, 3])
+        cax, axf = fig.add_subplot(gs[2, 2]), fig.add_subplot(gs[2, 4])
         self.axes = {"anatomy": ax0, "kernel": ax1, "weights": axw, "transpose": axt, "bar": cax,
                      "response": axf}
         self.lines = {}
@@ -97,6 +98,11 @@ class AnatomyView:
         self.norm = Normalize(-1, 1)
         self.images = {name: ax.imshow(np.zeros((2, 2)), cmap=S.SIGNED, norm=self.norm, interpolation="none",
                                        aspect="auto") for name, ax in (("weights", axw), ("transpose", axt))}
+        from matplotlib.ticker import MaxNLocator
+
+        for ax in (axw, axt):  # sample indices: whole numbers, few enough not to collide
+            ax.xaxis.set_major_locator(MaxNLocator(nbins=6, integer=True))
+            ax.yaxis.set_major_locator(MaxNLocator(nbins=6, integer=True))
         axw.set_xlabel("input sample", fontsize=TEXT_PT)
         axw.set_ylabel("output sample", fontsize=TEXT_PT)
         axt.set_xlabel("output sample", fontsize=TEXT_PT)

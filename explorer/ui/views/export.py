@@ -135,24 +135,28 @@ def _colour_bar(out, bar, x, y, height, layout):
     lines = wrap(bar.label, layout.bar_w, TEXT_PT, dpi)
     for i, text in enumerate(lines):
         out.text(x / W, 1 - (y + i * px(TEXT_PT, dpi) * 1.35) / Hpx, text, fontsize=TEXT_PT, va="top")
-    top = y + len(lines) * px(TEXT_PT, dpi) * 1.35 + px(4, dpi)
-    marks_h = len(bar.marks) * px(TEXT_PT, dpi) * 1.35
+    top = y + len(lines) * px(TEXT_PT, dpi) * 1.35 + px(TEXT_PT, dpi)  # room for the top tick label
+    line = px(TEXT_PT, dpi) * 1.35
+    marks_h = len(bar.marks) * line + (line if bar.marks else 0)
     strip_h = max(height - (top - y) - marks_h, px(60, dpi))
     cax = out.add_axes((x / W, 1 - (top + strip_h) / Hpx, px(12, dpi) / W, strip_h / Hpx))
     mappable = ScalarMappable(Normalize(bar.lo, bar.hi), P.CMAPS[bar.scale])
     cb = out.colorbar(mappable, cax=cax, ticks=[bar.lo, (bar.lo + bar.hi) / 2, bar.hi])
     cb.ax.tick_params(labelsize=TEXT_PT)
     for i, (colour, text) in enumerate(bar.marks):
-        ty = top + strip_h + px(4, dpi) + i * px(TEXT_PT, dpi) * 1.35
+        ty = top + strip_h + line + i * line  # below the lowest tick label
         out.text(x / W, 1 - ty / Hpx, "■", color=colour, fontsize=TEXT_PT, va="top")
         out.text((x + px(TEXT_PT, dpi)) / W, 1 - ty / Hpx, text, fontsize=TEXT_PT, va="top")
 
 
 def frame_figure(fig: Figure, stamp: str, caption: str) -> Figure:
-    """A matplotlib figure made taller to hold ``stamp`` above and ``caption`` below its content (every axes
-    and figure text is moved, not redrawn)."""
+    """A matplotlib figure made at least :data:`WIDTH_IN` wide (in proportion) and taller to hold ``stamp``
+    above and ``caption`` below its content (every axes and figure text is moved, not redrawn)."""
     dpi = fig.dpi
     w, h = fig.get_size_inches()
+    if w < WIDTH_IN:  # as wide as the panel figures: 1600 px at 100 dpi
+        w, h = WIDTH_IN, h * WIDTH_IN / w
+        fig.set_size_inches(w, h)
     line = px(TEXT_PT, dpi) * 1.35 / dpi
     head_lines = wrap(stamp, w * dpi, STAMP_PT, dpi)
     foot_lines = wrap(caption, w * dpi, TEXT_PT, dpi) if caption else []

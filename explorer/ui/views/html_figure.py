@@ -35,7 +35,9 @@ STYLE = f"""
 .explorer-root .widget-html-content, .explorer-root select, .explorer-root input,
 .explorer-root button, .explorer-root .lm-TabBar-tab {{ font-size: {TEXT_PX}px; }}
 .xf-figure {{ width: 100%; overflow-x: auto; }}
-.xf-grid {{ display: grid; gap: {GAP}px {GAP}px; align-items: start; }}
+.xf-grid {{ display: grid; gap: {GAP}px {GAP}px; align-items: start; width: 100%; }}
+.xf-part, .xf-part > .widget-html-content {{ display: contents; }}
+.xf-part > .widget-label {{ display: none; }}
 .xf-row {{ grid-column: 1 / -1; font-size: {TEXT_PX}px; color: #555; border-bottom: 1px solid #ddd;
            margin-top: 4px; }}
 .xf-cell {{ container-type: inline-size; min-width: 0; }}
@@ -88,13 +90,13 @@ def zoom_width(width: int, height: int) -> str:
     return f"max({width}px, round(down, min(100cqw, {tallest}), {width}px))"
 
 
-def panel_html(panel: Panel) -> str:
+def panel_html(panel: Panel, key: str = "") -> str:
     title = f"<div class='xf-title'>{H.escape(panel.title)}</div>"
     if panel.rgb is None:
         return f"<div class='xf-cell'>{title}<div class='xf-error'>{H.escape(panel.error)}</div></div>"
     h, w = panel.rgb.shape[:2]
-    return (f"<div class='xf-cell'>{title}<img alt='{H.escape(panel.title)}' width='{w}' height='{h}' "
-            f"style='width:{zoom_width(w, h)}' src='{_URLS.url(panel.rgb)}'></div>")
+    return (f"<div class='xf-cell'>{title}<img data-key='{H.escape(key)}' alt='{H.escape(panel.title)}' "
+            f"width='{w}' height='{h}' style='width:{zoom_width(w, h)}' src='{_URLS.url(panel.rgb)}'></div>")
 
 
 def bar_html(bar: ColourBar) -> str:
@@ -108,19 +110,41 @@ def bar_html(bar: ColourBar) -> str:
             f"<img src='{strip}'><div class='xf-ticks'>{ticks}</div></div>{marks}</div>")
 
 
+def _cells(fig: PanelFigure):
+    """(panel key or None, grid row, grid column, markup) of every cell: row labels span the figure, each
+    row's colour bar sits in the last column."""
+    n = fig.columns
+    for i, (label, keys) in enumerate(fig.rows):
+        row = 2 * i + 1
+        if label:
+            yield None, row, "1 / -1", f"<div class='xf-row'>{H.escape(label)}</div>"
+        for j, key in enumerate(keys):
+            if key is not None:
+                yield key, row + 1, j + 1, panel_html(fig.panels[key], key)
+        bar = fig.bars.get(i)
+        if bar is not None:
+            yield None, row + 1, n + 1, bar_html(bar)
+
+
+def template_columns(fig: PanelFigure) -> str:
+    """The grid's columns: each at least as wide as its widest panel at 1:1, sharing what is left."""
+    widths = fig.widths or [0] * fig.columns
+    return " ".join(f"minmax({w}px, 1fr)" for w in widths) + f" {BAR_COLUMN}px"
+
+
+def figure_parts(fig: PanelFigure) -> tuple[str, str]:
+    """The cells of the figure in two strings, each cell placed in the grid by its row and column: the panels
+    of ``fig.static`` (they change only with the image and the zoom box, so an update of the others does not
+    send them again) and the rest."""
+    parts = ([], [])
+    for key, row, col, markup in _cells(fig):
+        cell = markup.replace("class='", f"style='grid-row:{row};grid-column:{col}' class='", 1)
+        parts[key is not None and key not in fig.static].append(cell)
+    return "".join(parts[0]), "".join(parts[1])
+
+
 def figure_html(fig: PanelFigure) -> str:
     """The figure as one HTML string (panels, titles, colour bars; the caption is shown apart)."""
-    n = fig.columns
-    cells = []
-    for i, (label, keys) in enumerate(fig.rows):
-        if label:
-            cells.append(f"<div class='xf-row'>{H.escape(label)}</div>")
-        for j in range(n):
-            key = keys[j] if j < len(keys) else None
-            cells.append(panel_html(fig.panels[key]) if key is not None else "<div></div>")
-        bar = fig.bars.get(i)
-        cells.append(bar_html(bar) if bar is not None else "<div></div>")
-    widths = fig.widths or [0] * n
-    columns = " ".join(f"minmax({w}px, 1fr)" for w in widths) + f" {BAR_COLUMN}px"
-    return (f"<div class='xf-figure'><div class='xf-grid' style='grid-template-columns:{columns}'>"
-            + "".join(cells) + "</div></div>")
+    static, dynamic = figure_parts(fig)
+    return (f"<div class='xf-figure'><div class='xf-grid' style='grid-template-columns:{template_columns(fig)}'>"
+            f"{static}{dynamic}</div></div>")

@@ -68,7 +68,8 @@ def modes_panels(data: ModesData) -> PanelFigure:
     bars = {2: ColourBar("signed", -limit, limit, "output − reference (pixel value)")}
     if scale:
         bars[0] = bars[1] = grey_bar()
-    return PanelFigure("modes", rows, panels, bars, modes_caption(data), [c[1] for c in columns])
+    return PanelFigure("modes", rows, panels, bars, modes_caption(data), [c[1] for c in columns],
+                       frozenset({"input", "input_crop"}))
 
 
 def _difference(label, out, ref, limits, shown):

@@ -32,7 +32,7 @@ from . import pixels as P
 from . import style as S
 
 #: width of the colour-bar column and the gap between cells, in CSS pixels (the layout's arithmetic)
-BAR_COLUMN, GAP = 130, 10
+BAR_COLUMN, GAP = 120, 10
 
 
 @dataclass
@@ -80,6 +80,7 @@ class PanelFigure:
     bars: dict = field(default_factory=dict)
     caption: str = ""
     widths: list = field(default_factory=list)  # each column's width in pixels at 1:1 (the least it takes)
+    static: frozenset = frozenset()  # panels that change only with the image and the zoom box
 
     @property
     def columns(self) -> int:

@@ -1,0 +1,106 @@
+"""No value typed in the page can exhaust the kernel: one output budget for every tab, a cache bounded by bytes
+that lets go of sizes no longer shown, working copies for the comparing tabs, and every tab answering at
+4000 x 4000 within 2 s of CPU and 4 GiB (in a fresh process, so the peak is the app's own)."""
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from explorer.limits import APP_CACHE_BYTES, APP_CACHE_KEEP_BYTES, APP_WORK_PIXELS
+from explorer.ui.app import App
+
+REPO = Path(__file__).resolve().parents[1]
+TABS = ("modes", "gradients", "kernels", "libraries", "backends", "pick")
+
+
+def rss() -> int:
+    import psutil
+
+    return psutil.Process().memory_info().rss
+
+
+def test_the_cache_is_bounded_by_bytes_and_memory_does_not_grow_across_20_large_sizes():
+    app = App("photo", modes=("nearest", "bilinear", "bicubic"))
+    grown = []
+    for i in range(20):
+        app.set(size=(1600 + 7 * i, 1500 + 5 * i))  # 4 outputs of ~28 MiB each per size
+        assert app.engine.bytes <= APP_CACHE_BYTES
+        big_sizes = {out for value, out in app.engine._store.values() if value.nbytes >= APP_CACHE_KEEP_BYTES}
+        assert big_sizes <= {(1600 + 7 * i, 1500 + 5 * i)}  # only the size shown keeps its large results
+        grown.append(rss())
+    assert max(grown[5:]) - grown[4] < 400 * 2**20, [g // 2**20 for g in grown]
+
+
+def test_small_results_of_earlier_sizes_are_kept_for_going_back():
+    app = App("photo")
+    app.set(scale=0.5)
+    first = app.tabs["modes"].data.outputs["bilinear"]
+    app.set(scale=0.25)
+    app.set(scale=0.5)
+    assert app.tabs["modes"].data.outputs["bilinear"] is first  # 128 x 128: small, kept, reused
+
+
+@pytest.mark.parametrize("tab", ("libraries", "backends", "pick"))
+def test_the_comparing_tabs_measure_a_working_copy_and_say_so(tab):
+    app = App("photo", tab=tab, size=(2000, 2000))
+    data = app.tabs[tab].data
+    assert "Measured on a working copy" in app.tabs[tab].caption_text
+    if tab == "libraries":
+        shapes = [y.shape[:2] for y in data.outputs.values() if isinstance(y, np.ndarray)]
+        assert shapes and all(h * w <= APP_WORK_PIXELS for h, w in shapes)
+    app.set(size=(200, 200))
+    assert "working copy" not in app.tabs[tab].caption_text
+
+
+SCRIPT = textwrap.dedent("""
+    import json, resource, sys, time
+    from explorer.ui.app import App
+
+    app = App("photo")
+    out = {}
+    for tab in %r:
+        app.set(tab=tab, scale=0.5)
+        wall, cpu = time.perf_counter(), time.thread_time()
+        app.set(size=(4000, 4000))
+        out[tab] = [time.perf_counter() - wall, time.thread_time() - cpu, app.message_text]
+    refused = {}
+    for tab in %r:
+        app.set(tab=tab)
+        try:
+            app.set(size=(30000, 30000))
+            refused[tab] = ""
+        except ValueError as exc:
+            refused[tab] = str(exc)
+        app.set(scale=0.6)  # and the app keeps working
+        refused[tab] += " | " + app.message_text
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    print(json.dumps({"times": out, "refused": refused, "peak": peak}))
+""")
+
+
+@pytest.fixture(scope="module")
+def large():
+    code = SCRIPT % (TABS, TABS)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=900,
+                            env={**__import__("os").environ, "PYTHONPATH": str(REPO), "MPLBACKEND": "Agg"})
+    assert result.returncode == 0, result.stderr[-3000:]
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("tab", TABS)
+def test_every_tab_answers_a_4000_square_output_within_2_s_of_cpu(large, tab):
+    wall, cpu, message = large["times"][tab]
+    assert message == "" and cpu < 2.0, (tab, wall, cpu, message)
+    print(f"{tab}: {cpu:.2f} s CPU, {wall:.2f} s wall")
+
+
+def test_a_30000_square_size_is_refused_on_every_tab_and_memory_stays_bounded(large):
+    for tab, text in large["refused"].items():
+        assert "size=(30000, 30000) is too large for the explorer" in text, (tab, text)
+        assert text.endswith(" | "), (tab, text)  # the next change worked and cleared the message
+    assert large["peak"] < 4 * 2**30, large["peak"] / 2**30

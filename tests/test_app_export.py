@@ -1,0 +1,77 @@
+"""Slide-ready export: ``app.save_png(path, tab=..., dpi=...)`` and the download button write PNGs at least 1600
+pixels wide with the settings stamped on them and the configuration in a PNG text chunk; SVG and PDF too."""
+
+import json
+
+import numpy as np
+import pytest
+
+from explorer.ui.app import App
+from explorer.ui.views.export import png_size, png_text
+
+TABS = ("modes", "gradients", "kernels", "libraries", "backends", "pick")
+
+
+@pytest.fixture(scope="module")
+def app():
+    return App(image="zone_plate", scale=0.25, antialias=True)
+
+
+@pytest.mark.parametrize("tab", TABS)
+def test_save_png_writes_a_stamped_figure_with_its_configuration(app, tab, tmp_path):
+    path = tmp_path / f"{tab}.png"
+    app.save_png(path, tab=tab, dpi=100)
+    data = path.read_bytes()
+    width, height = png_size(data)
+    assert width >= 1600 and height > 300
+    config = json.loads(png_text(data)["explorer-config"])
+    assert config["tab"] == tab and config["scale"] == 0.25 and config["antialias"] is True
+    assert config["image"] == "zone_plate"
+    stamp = app.stamp(tab)
+    assert stamp.startswith("interpolation-explorer · ") and "zone_plate 256×256 → 64×64" in stamp
+    assert ("antialias True" in stamp) == (tab != "pick")  # Pick ranks with and without antialias
+    fig = app.figure(tab)
+    assert any(t.get_text() == stamp or stamp.startswith(t.get_text()) for t in fig.texts)  # stamped visibly
+
+
+def test_the_dpi_sets_the_pixels(app, tmp_path):
+    sizes = {}
+    for dpi in (100, 200):
+        app.save_png(tmp_path / f"m{dpi}.png", tab="modes", dpi=dpi)
+        sizes[dpi] = png_size((tmp_path / f"m{dpi}.png").read_bytes())
+    assert sizes[200][0] == pytest.approx(2 * sizes[100][0], rel=0.02)
+
+
+def test_exported_panels_are_the_app_panels_at_a_whole_zoom(app, tmp_path):
+    from PIL import Image
+
+    app.save_png(tmp_path / "m.png", tab="modes", dpi=100)
+    page = np.asarray(Image.open(tmp_path / "m.png").convert("RGB"))
+    panel = app.tabs["modes"].shown.panels["output:bilinear"].rgb  # 64 x 64
+    fig = app.figure("modes", dpi=100)
+    arrays = [im.get_array() for im in fig.images if im.get_array().shape[0] % 64 == 0
+              and np.array_equal(im.get_array()[::im.get_array().shape[0] // 64, ::im.get_array().shape[0] // 64], panel)]
+    assert arrays, "the bilinear output is not in the slide at a whole zoom"
+    k = arrays[0].shape[0] // 64
+    # find it in the written PNG: every pixel of the panel is a k x k block there
+    block = np.repeat(np.repeat(panel, k, axis=0), k, axis=1)
+    rows = np.where((page[:, :, :] == block[0, 0]).all(axis=2))
+    found = any(np.array_equal(page[r:r + block.shape[0], c:c + block.shape[1]], block)
+                for r, c in zip(*rows) if r + block.shape[0] <= page.shape[0] and c + block.shape[1] <= page.shape[1])
+    assert found
+
+
+@pytest.mark.parametrize("fmt,magic", [("svg", b"<?xml"), ("pdf", b"%PDF")])
+def test_svg_and_pdf(app, tmp_path, fmt, magic):
+    path = tmp_path / f"f.{fmt}"
+    app.save(path, tab="gradients")
+    data = path.read_bytes()
+    assert data.startswith(magic)
+    assert b'"tab": "gradients"' in data and b'"scale": 0.25' in data  # the description / subject
+
+
+def test_a_bad_format_or_tab_is_refused(app, tmp_path):
+    with pytest.raises(ValueError, match="format='gif' is not valid; choose one of: 'pdf', 'png', 'svg'"):
+        app.save(tmp_path / "f.gif")
+    with pytest.raises(ValueError, match="tab='slides' is not valid"):
+        app.save_png(tmp_path / "f.png", tab="slides")

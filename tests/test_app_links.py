@@ -1,0 +1,91 @@
+"""Opening the explorer in a state: a link's query string, an exported configuration, and one-click lessons."""
+
+import json
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from explorer.ui.app import App
+from explorer.ui.app import app as app_module
+from explorer.ui.app.links import config_settings, query_settings, read_value
+
+
+@pytest.mark.parametrize("key,text,value", [
+    ("scale", "0.25", 0.25), ("size", "64x48", (64, 48)), ("size", "64×48", (64, 48)), ("size", "32", (32, 32)),
+    ("antialias", "true", True), ("align_corners", "0", False), ("modes", "nearest, area", ("nearest", "area")),
+    ("seed", "7", 7), ("crop", "0,0,0.5,0.5", (0.0, 0.0, 0.5, 0.5)), ("version", "none", None),
+    ("mode", "bicubic", "bicubic"), ("tab", "kernels", "kernels"), ("priorities", "", None),
+])
+def test_values_are_read_by_the_type_of_their_setting(key, text, value):
+    assert read_value(key, text) == value
+
+
+def test_a_link_opens_its_settings_and_bad_parts_are_shown_not_raised():
+    app = App(query="mode=bicubic&scale=0.25&tab=kernels&antialias=true")
+    assert (app.state["mode"], app.state["scale"], app.state["tab"], app.state["antialias"]) == (
+        "bicubic", 0.25, "kernels", True)
+    assert app.message_text == "" and app.tab_widget.selected_index == 2
+    app = App(query="?scale=-2&colour=red")  # the app opens anyway, and says what it could not use
+    assert "setting='colour' is not valid for the explorer" in app.message_text
+    assert "scale=-2.0 is not valid" in app.message_text and app.state["scale"] == 0.4
+    app = App(query="mode=bicubic&seed=x")  # the good settings of a link are kept
+    assert app.state["mode"] == "bicubic" and "seed='x' is not valid" in app.message_text
+    assert query_settings("")[1] == {}
+
+
+def test_an_exported_configuration_opens_the_same_state(tmp_path):
+    first = App(image="zone_plate", scale=0.25, modes=("nearest", "area"), antialias=True, tab="gradients",
+                upstream="random", seed=3)
+    text = first.config_json()
+    again = App(config=text)
+    assert dict(again.state) == dict(first.state)
+    path = tmp_path / "explorer-config.json"
+    path.write_text(text)
+    assert dict(App(config=path).state) == dict(first.state)
+    assert dict(App(config=json.loads(text)).state) == dict(first.state)
+
+
+def test_a_configuration_made_with_an_upload_says_which_image_it_was():
+    first = App(np.random.default_rng(0).random((20, 30)), scale=0.5)
+    settings, notes = config_settings(first.config())
+    assert "image" not in settings and "a custom image (array, 20×30×1)" in notes[0]
+    again = App(config=first.config())
+    assert again.state["image"] == "photo" and "pass it as explore(image=...)" in again.message_text
+
+
+LESSONS = {
+    "aliasing": SimpleNamespace(name="aliasing", title="Aliasing on a zone plate",
+                                explanation="Downscaling 4x without antialias folds high frequencies back.",
+                                changes=dict(image="zone_plate", scale=0.25, antialias=False, tab="modes")),
+    "checkerboard": SimpleNamespace(name="checkerboard", title="Checkerboard gradients",
+                                    explanation="Nearest upsampling by 1.5 feeds some pixels twice.",
+                                    changes=dict(image="photo", scale=1.5, modes=("nearest",), tab="gradients")),
+}
+
+
+@pytest.fixture()
+def lessons(monkeypatch):
+    """Scenarios as :mod:`explorer.ui.scenarios` describes them (name -> title, explanation, changes)."""
+    monkeypatch.setattr(app_module, "scenarios", lambda: dict(LESSONS))
+    return LESSONS
+
+
+def test_a_lesson_sets_its_state_and_shows_its_explanation(lessons):
+    app = App()
+    assert [v for _, v in app.scenario_menu.options] == ["", "aliasing", "checkerboard"]
+    app.scenario("aliasing")
+    assert (app.state["image"], app.state["scale"], app.state["antialias"]) == ("zone_plate", 0.25, False)
+    assert "folds high frequencies back" in app.lesson.value and app.scenario_menu.value == "aliasing"
+    app.scenario_menu.value = "checkerboard"  # the dropdown does the same
+    assert app.state["tab"] == "gradients" and app.state["scale"] == 1.5
+    with pytest.raises(ValueError, match="scenario='nope' is not valid; choose one of: 'aliasing', 'checkerboard'"):
+        app.scenario("nope")
+
+
+def test_a_link_can_open_a_lesson_and_change_it(lessons):
+    app = App(query="scenario=aliasing&antialias=true")
+    assert app.state["image"] == "zone_plate" and app.state["antialias"] is True
+    assert "Aliasing on a zone plate" in app.lesson.value
+    app = App(query="scenario=nope")
+    assert "scenario='nope' is not valid" in app.message_text

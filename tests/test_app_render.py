@@ -1,0 +1,125 @@
+"""The render worker, as it runs in a kernel: the newest change wins, hidden tabs are prepared when idle, a busy
+mark shows for slow updates, failures are reported, and only the event loop's thread touches widgets."""
+
+import asyncio
+import threading
+import time
+
+import numpy as np
+
+from explorer.ui.app import App
+from explorer.ui.app import render
+
+IMAGE = np.random.default_rng(4).random((48, 40, 3)).astype(np.float32)
+
+
+async def settle(app, timeout=60.0):
+    """Wait until the worker has nothing to do and every tab is drawn for the current state."""
+    from explorer.ui.app.tabs import Snapshot
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+        r = app.renderer
+        snap = Snapshot(app)
+        with r.cv:
+            idle = r.pending is None and r.running is None and r.latest is None
+        if idle and all(t.drawn_key == t.key(snap) for t in app.tabs.values()):
+            return
+    raise TimeoutError("the worker never settled")
+
+
+def run(coroutine):
+    return asyncio.run(asyncio.wait_for(coroutine, 180))
+
+
+def test_a_burst_of_changes_draws_only_the_newest_state_and_prepares_hidden_tabs():
+    async def main():
+        app = App(IMAGE, worker=True, scale=0.5)
+        await settle(app)
+        jobs = app.renderer.stats["jobs"]
+        for scale in (0.3, 0.35, 0.4, 0.45, 0.55, 0.6, 0.65, 0.7):  # a slider dragged: 8 changes, no pause
+            app.set(scale=scale)
+        await settle(app)
+        visible = app.tabs["modes"].shown.panels["output:bilinear"].values
+        sync = App(IMAGE, scale=0.7)  # the same state drawn without a worker
+        np.testing.assert_array_equal(visible, sync.tabs["modes"].shown.panels["output:bilinear"].values)
+        modes_jobs = app.renderer.stats["jobs"] - jobs
+        assert modes_jobs < 8 + 5  # coalesced: fewer Modes drawings than changes, plus the hidden tabs once
+        for name in ("gradients", "kernels", "libraries", "backends", "pick"):  # prepared while idle
+            assert app.tabs[name].drawn_key is not None
+        switched = time.perf_counter()
+        app.set(tab="pick")  # already prepared: only shown
+        assert app.tabs["pick"].markup and app.renderer.pending is None
+        assert time.perf_counter() - switched < 0.5
+        await settle(app)
+        return app
+
+    run(main())
+
+
+def test_the_busy_mark_shows_for_a_slow_update_and_clears(monkeypatch):
+    async def main():
+        app = App(IMAGE, worker=True)
+        await settle(app)
+        tab = app.tabs["modes"]
+        compute = tab.compute
+
+        def slow(snap):
+            time.sleep(3 * render.BUSY_S)
+            return compute(snap)
+
+        monkeypatch.setattr(tab, "compute", slow)
+        app.set(antialias=True)
+        await asyncio.sleep(2 * render.BUSY_S)
+        assert app.busy_mark.value == "updating…" and "explorer-busy" in app.widget._dom_classes
+        await settle(app)
+        assert app.busy_mark.value == "" and "explorer-busy" not in app.widget._dom_classes
+
+    run(main())
+
+
+def test_a_failure_in_the_worker_is_reported_and_the_next_change_works(monkeypatch):
+    async def main():
+        app = App(IMAGE, worker=True)
+        await settle(app)
+        tab = app.tabs["modes"]
+        compute = tab.compute
+
+        def broken(snap):
+            raise RuntimeError("simulated failure")
+
+        monkeypatch.setattr(tab, "compute", broken)
+        app.set(scale=0.9)
+        await asyncio.sleep(0.5)
+        assert "Modes could not be drawn: RuntimeError: simulated failure" in app.message_text
+        monkeypatch.setattr(tab, "compute", compute)
+        app.set(scale=0.8)
+        await settle(app)
+        assert app.message_text == ""
+        assert app.tabs["modes"].shown.panels["output:bilinear"].values.shape[:2] == (38, 32)
+
+    run(main())
+
+
+def test_widgets_are_set_only_on_the_event_loops_thread(monkeypatch):
+    from explorer.ui.app.tabs import Tab
+
+    threads = set()
+    apply = Tab.apply
+
+    def watched(self, payload):
+        threads.add(threading.current_thread().name)
+        return apply(self, payload)
+
+    monkeypatch.setattr(Tab, "apply", watched)
+
+    async def main():
+        app = App(IMAGE, worker=True)
+        for mode in ("nearest", "bicubic", "area"):
+            app.set(mode=mode, tab="kernels")
+        await settle(app)
+        assert app.renderer.thread.name == "explorer-render"
+
+    run(main())
+    assert threads == {threading.main_thread().name}
