@@ -1,19 +1,19 @@
-"""Latency of the interactive explorer: one control change -> recompute -> redraw, on a 256x256 RGB image.
+"""The explorer's kernel-side cost of a change: ``app.set`` -> recompute -> the figure drawn to HTML, on a 256x256
+RGB photo.
 
-For each tab and each control that tab depends on, the script applies N changes through ``app.set`` and
-times each from the call to a finished frame:
+For each tab and each control that tab depends on, the script applies N changes through ``app.set`` and times
+each (in a script there is no render worker: ``set`` returns when the visible tab's figure is drawn: engine,
+colours, PNG encodes, HTML; matplotlib SVG for Kernels).  Every cache is emptied before each change (engine
+plans, forward results, zone-plate figures, kernel responses, advisor grids), so each change is timed as if its
+value had never been seen; ``--warm`` keeps them.  It prints the median and worst time per control and tab, in
+milliseconds.  What a person sees in the browser (transfer, decoding, painting) is measured by
+``benchmarks/browser_latency.py``.
 
-* ``image``  display: ``app.set`` recomputes the affected modes (forward, and backward on the Gradients tab),
-  updates the artists in place, renders with Agg and encodes the PNG shown in the Image widget;
-* ``ipympl`` display: ``app.set`` plus ``canvas.draw()``, which is what ipympl runs when the browser asks
-  for the new frame (Agg render and the PNG diff it sends; ``syncing_data_url`` is off, as with a live
-  front end).
+``--large`` instead times every tab at a 4000 x 4000 output (wall and CPU time of the change, and the process's
+peak memory), the explorer's answer to a very large typed size.
 
-Every cache is emptied before each change (engine plans, forward results, zone-plate figures, kernel
-responses, advisor grids), so each change is timed as if its value had never been seen; ``--warm`` keeps
-them (revisiting a value).  It prints the median and the worst time per control and tab, in milliseconds.
-
-    MPLBACKEND=Agg python benchmarks/app_latency.py [--repeat N] [--display image|ipympl|both] [--warm]
+    MPLBACKEND=Agg python benchmarks/app_latency.py [--repeat N] [--warm]
+    MPLBACKEND=Agg python benchmarks/app_latency.py --large
 """
 
 from __future__ import annotations
@@ -57,9 +57,9 @@ TAB_CONTROLS = {
 
 
 def clear_caches(app):
-    from explorer.engine import plan
     from explorer.advisor import quality
-    from explorer.ui.views import anatomy, backends
+    from explorer.engine import plan
+    from explorer.ui.compute import anatomy, backends
 
     app.engine.clear()
     plan.clear_plan_cache()
@@ -68,14 +68,11 @@ def clear_caches(app):
     backends.support_grid.cache_clear()
 
 
-def measure(display: str, repeat: int, warm: bool = False):
+def measure(repeat: int, warm: bool = False):
     from explorer.ui.app import App
 
-    app = App(image="photo", display=display)
+    app = App(image="photo")
     assert app.image.shape == (256, 256, 3), app.image.shape
-    if display == "ipympl":
-        for tab in app.tabs.values():
-            tab.host.widget.syncing_data_url = False  # a live front end receives diffs, not data URLs
     devices = app.state.backends.get(app.state["backend"], ((), ()))[1]
     sweeps = dict(SWEEPS, device=[None, *devices])
     results = {}
@@ -94,38 +91,53 @@ def measure(display: str, repeat: int, warm: bool = False):
                     clear_caches(app)
                 t0 = time.perf_counter()
                 app.set(**{control: value})
-                if display == "ipympl" and app.last_timing.get("refreshed"):
-                    app.visible_tab.host.widget.draw()
                 times.append(time.perf_counter() - t0)
                 parts.append(app.last_timing)
-            restore = {"size": None} if control == "size" else {}
             if control == "size":
-                restore = {"scale": 0.5}
-            if restore:
-                app.set(**restore)
+                app.set(scale=0.5)
             results[(tab, control)] = (statistics.median(times), max(times),
                                        statistics.median(p.get("compute", 0) for p in parts))
     return results
 
 
+def large():
+    """Every tab at a 4000 x 4000 output: (wall s, CPU s of this thread, message) per tab, and the peak RSS."""
+    import resource
+
+    from explorer.ui.app import App
+
+    app = App(image="photo")
+    out = {}
+    for tab in TAB_CONTROLS | {"libraries": ()}:
+        app.set(tab=tab, scale=0.5)
+        clear_caches(app)
+        wall, cpu = time.perf_counter(), time.thread_time()
+        app.set(size=(4000, 4000))
+        out[tab] = (time.perf_counter() - wall, time.thread_time() - cpu, app.message_text)
+    return out, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=9, help="changes per control (default 9)")
-    parser.add_argument("--display", choices=("image", "ipympl", "both"), default="both")
     parser.add_argument("--warm", action="store_true", help="keep the caches between changes")
+    parser.add_argument("--large", action="store_true", help="every tab at a 4000 x 4000 output")
     args = parser.parse_args(argv)
-    displays = ("image", "ipympl") if args.display == "both" else (args.display,)
+    if args.large:
+        times, peak = large()
+        print(f"{'tab':<10} {'wall s':>7} {'CPU s':>7}  4000 x 4000 output from the 256 x 256 photo")
+        for tab, (wall, cpu, message) in times.items():
+            print(f"{tab:<10} {wall:7.2f} {cpu:7.2f}  {message}")
+        print(f"peak resident memory: {peak:.2f} GiB")
+        return
     print(f"256x256 RGB photo; median and worst ms per change over {args.repeat} changes "
           f"({'warm' if args.warm else 'cold'} caches); compute = the engine's forward/backward and measurements")
-    for display in displays:
-        results = measure(display, args.repeat, args.warm)
-        print(f"\ndisplay = {display}")
-        print(f"{'tab':<10} {'control':<14} {'median':>8} {'worst':>8} {'compute':>8}")
-        for (tab, control), (median, worst, compute) in results.items():
-            flag = "" if median < 0.1 else "  > 100 ms"
-            print(f"{tab:<10} {control:<14} {median * 1e3:8.1f} {worst * 1e3:8.1f} {compute * 1e3:8.1f}{flag}")
-        allm = [m for m, _, _ in results.values()]
-        print(f"{'all':<10} {'':<14} {statistics.median(allm) * 1e3:8.1f} {max(allm) * 1e3:8.1f}")
+    results = measure(args.repeat, args.warm)
+    print(f"{'tab':<10} {'control':<14} {'median':>8} {'worst':>8} {'compute':>8}")
+    for (tab, control), (median, worst, compute) in results.items():
+        print(f"{tab:<10} {control:<14} {median * 1e3:8.1f} {worst * 1e3:8.1f} {compute * 1e3:8.1f}")
+    allm = [m for m, _, _ in results.values()]
+    print(f"{'all':<10} {'':<14} {statistics.median(allm) * 1e3:8.1f} {max(allm) * 1e3:8.1f}")
 
 
 if __name__ == "__main__":

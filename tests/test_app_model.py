@@ -28,7 +28,7 @@ def upload(widget, name, data):
 
 @pytest.fixture
 def app():
-    app = App(IMAGE, display="image")
+    app = App(IMAGE)
     app.set(tab="backends")
     return app
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from functools import lru_cache
 
 import numpy as np
 
@@ -35,15 +36,21 @@ class Engine:
 
     def coverage(self, resize: ImageResize, shape, out_shape):
         """``W.T @ 1`` on an (H, W) grid: how much each input pixel feeds the (h, w) output."""
-        h, w = out_shape[:2]
-        ones = np.ones((h, w, 1), np.float32)  # one channel: already contiguous planes
-        return resize.transpose(ones, tuple(shape[:2]) + (1,))[:, :, 0]
+        return resize.transpose(ones(out_shape[:2]), tuple(shape[:2]) + (1,))[:, :, 0]
 
     def transpose(self, resize: ImageResize, grad, shape):
         return resize.transpose(grad, shape)
 
 
 DIRECT = Engine()
+
+
+@lru_cache(maxsize=1)
+def ones(out_hw) -> np.ndarray:
+    """A read-only (h, w, 1) array of ones, kept for the last output size (every mode's coverage reads it)."""
+    a = np.ones(tuple(out_hw) + (1,), np.float32)
+    a.setflags(write=False)
+    return a
 
 
 class CachedEngine(Engine):

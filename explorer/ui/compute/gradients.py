@@ -6,6 +6,7 @@ Numbers only (no matplotlib): the view of the same name in :mod:`explorer.ui.vie
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -56,7 +57,7 @@ def upstream_gradient(kind: str, output: np.ndarray, *, target=None, seed: int =
     """
     dtype = output.dtype if output.dtype.kind == "f" else np.float32
     if kind == "ones":
-        return planar(output.shape, dtype, 1)
+        return planar_ones(tuple(output.shape), np.dtype(dtype).str)
     if kind == "mse":
         if target is None:
             raise ArgumentValueError("upstream='mse' needs a target of the output's shape")
@@ -87,6 +88,14 @@ def planar(shape, dtype, fill=None) -> np.ndarray:
     h, w, c = shape
     planes = np.empty((c, h, w), dtype) if fill is None else np.full((c, h, w), fill, dtype)
     return np.moveaxis(planes, 0, 2)
+
+
+@lru_cache(maxsize=1)
+def planar_ones(shape, dtype) -> np.ndarray:
+    """A read-only :func:`planar` array of ones, kept for the last output shape (every mode reads it)."""
+    a = planar(shape, np.dtype(dtype), 1)
+    a.setflags(write=False)
+    return a
 
 
 def mse_target(*, scale=None, size=None) -> ImageResize:

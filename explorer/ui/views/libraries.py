@@ -34,6 +34,7 @@ def libraries_panels(data: LibrariesData, box=DEFAULT_CROP) -> PanelFigure:
     columns = column_limits([y.shape[:2] if isinstance(y, np.ndarray) else (1, 1) for y in data.outputs.values()])
     scale = colour_scale_of(data.image)
     ref = data.outputs.get(data.reference) if data.reference else None
+    calls = getattr(data, "calls", {}) or {}
     panels = {}
     for lib, limits in zip(libs, columns):
         y = data.outputs[lib]
@@ -41,7 +42,9 @@ def libraries_panels(data: LibrariesData, box=DEFAULT_CROP) -> PanelFigure:
             panels[f"output:{lib}"] = error_panel(f"{lib}: not available", y)
             panels[f"crop:{lib}"] = panels[f"diff:{lib}"] = error_panel("", "")
             continue
-        panels[f"output:{lib}"] = whole_panel(y, f"{lib} {y.shape[0]}×{y.shape[1]}", scale, limits=limits)
+        native = calls.get(lib, (None,))[0]  # the library's own name of the mode
+        title = f"{lib}" + (f" {native}" if native else "") + f" {y.shape[0]}×{y.shape[1]}"
+        panels[f"output:{lib}"] = whole_panel(y, title, scale, limits=limits)
         panels[f"crop:{lib}"] = zoom_panel(y, box, f"{lib}, zoom", scale, limits=limits)
         ref_values = panels[f"output:{data.reference}"].values if ref is not None else None
         panels[f"diff:{lib}"] = _difference(lib, y, ref, data, limits, (panels[f"output:{lib}"].values, ref_values))
