@@ -235,8 +235,9 @@ class App:
         out = self._resize().output_size(img.shape) if self._resize() else ("?", "?")
         parts = [f"interpolation-explorer · {t.title}", f"{self.image_name} {img.shape[0]}×{img.shape[1]} → "
                  f"{out[0]}×{out[1]}"]
+        hidden = {"image", "image_width", "rect", "crop"} | ({"seed"} if self.state["upstream"] != "random" else set())
         for key in t.keys:
-            if key in ("image", "image_width", "rect", "crop") or (key == "seed" and self.state["upstream"] != "random"):
+            if key in hidden:
                 continue
             value = self.state[key]
             if value is None:

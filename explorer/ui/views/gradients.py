@@ -23,7 +23,6 @@ import numpy as np
 
 from ..compute.gradients import GradientResult, GradientsData, compute_gradients
 from ..defaults import UPSTREAMS
-from . import pixels as P
 from . import style as S
 from .panels import (ColourBar, PanelFigure, column_limits, error_panel, recolour, symmetric_limit, whole_panel,
                      zoom_panel)

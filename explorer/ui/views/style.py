@@ -23,7 +23,8 @@ POSITIVE = colormaps["viridis"].with_extremes(under=DEAD, bad="#ffffff")
 
 
 def new_figure(width: float, height: float, fig: Figure | None = None) -> Figure:
-    """A blank figure of ``width`` x ``height`` inches: ``fig`` cleared when given (keeps its canvas), else a new Figure on the Agg canvas (no pyplot, nothing global)."""
+    """A blank figure of ``width`` x ``height`` inches: ``fig`` cleared when given (keeps its canvas), else a new
+    Figure on the Agg canvas (no pyplot, nothing global)."""
     if fig is None:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
 
