@@ -261,3 +261,16 @@ def test_explorer_in_jupyterlab(chromium, timings):
         finally:
             page.context.close()
     timings["lab: whole test"] = time.monotonic() - t
+
+
+def test_the_latency_benchmark_sees_every_change_repaint():
+    """``benchmarks/browser_latency.py --quick``: one round of changes, each must repaint the visible figure (the
+    slider while it is dragged too); its timings are printed, never asserted (this machine is shared)."""
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, str(REPO / "benchmarks" / "browser_latency.py"), "--quick"],
+                            capture_output=True, text=True, timeout=900, cwd=REPO)
+    print(result.stdout[-3000:])
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert "ok: every change repainted the visible figure" in result.stdout

@@ -52,57 +52,46 @@ class _Layout:
 
     def __init__(self, fig: PanelFigure, stamp: str, dpi: float):
         self.dpi = dpi
-        self.margin = px(14, dpi)
-        self.gap = px(10, dpi)
-        self.bar_w = px(120, dpi)
+        self.margin, self.gap, self.bar_w = px(14, dpi), px(10, dpi), px(120, dpi)
         n = fig.columns
         widest = max((p.rgb.shape[1] for p in fig.panels.values() if p.rgb is not None), default=1)
-        col = (WIDTH_IN * dpi - 2 * self.margin - self.bar_w - n * self.gap) / n
-        self.col = max(col, widest)
+        self.col = max((WIDTH_IN * dpi - 2 * self.margin - self.bar_w - n * self.gap) / n, widest)
         self.width = int(round(2 * self.margin + self.bar_w + n * (self.col + self.gap)))
-        line = lambda pt: px(pt, dpi) * 1.35  # noqa: E731
         self.items = []  # (kind, x, y, payload)
-        y = self.margin
-        for text in wrap(stamp, self.width - 2 * self.margin, STAMP_PT, dpi):
-            self.items.append(("stamp", self.margin, y, text))
-            y += line(STAMP_PT)
-        y += self.gap
-        tallest = PANEL_IN * dpi
+        y = self._lines("stamp", stamp, self.margin, self.width - 2 * self.margin, STAMP_PT) + self.gap
         for i, (label, keys) in enumerate(fig.rows):
             if label:
-                self.items.append(("row", self.margin, y, label))
-                y += line(TEXT_PT) + self.gap / 2
-            top, bottom = y, y
-            for j, key in enumerate(keys):
-                if key is None:
-                    continue
-                panel = fig.panels[key]
-                x = self.margin + j * (self.col + self.gap)
-                lines = wrap(panel.title, self.col, TITLE_PT, dpi)
-                ty = top
-                for text in lines:
-                    self.items.append(("title", x, ty, text))
-                    ty += line(TITLE_PT)
-                if panel.rgb is None:
-                    for text in wrap(panel.error, self.col, TEXT_PT, dpi):
-                        self.items.append(("error", x, ty, text))
-                        ty += line(TEXT_PT)
-                    bottom = max(bottom, ty)
-                    continue
-                h, w = panel.rgb.shape[:2]
-                k = max(1, int(min(self.col // w, tallest // h)))
-                self.items.append(("image", x, ty + 2, P.zoom(panel.rgb, k)))
-                bottom = max(bottom, ty + 2 + h * k)
+                y = self._lines("row", label, y, self.width, TEXT_PT) + self.gap / 2
+            bottom = max([y] + [self._panel(fig.panels[k], j, y) for j, k in enumerate(keys) if k is not None])
             bar = fig.bars.get(i)
             if bar is not None:
-                x = self.margin + n * (self.col + self.gap)
-                self.items.append(("bar", x, top, (bar, max(bottom - top, px(120, dpi)))))
-                bottom = max(bottom, top + px(120, dpi))
+                height = max(bottom - y, px(120, dpi))
+                self.items.append(("bar", self.margin + n * (self.col + self.gap), y, (bar, height)))
+                bottom = y + height
             y = bottom + 1.5 * self.gap
-        for text in wrap(fig.caption, self.width - 2 * self.margin, TEXT_PT, dpi):
-            self.items.append(("caption", self.margin, y, text))
-            y += line(TEXT_PT)
+        y = self._lines("caption", fig.caption, y, self.width - 2 * self.margin, TEXT_PT)
         self.height = int(round(y + self.margin))
+
+    def _line(self, points):
+        return px(points, self.dpi) * 1.35
+
+    def _lines(self, kind, text, y, width, points, x=None) -> float:
+        """Place ``text`` wrapped to ``width`` from ``y`` down; returns the y below it."""
+        for line in wrap(text, width, points, self.dpi):
+            self.items.append((kind, self.margin if x is None else x, y, line))
+            y += self._line(points)
+        return y
+
+    def _panel(self, panel, j, top) -> float:
+        """Place one panel (its title, then its pixels at the largest whole zoom that fits); returns its bottom."""
+        x = self.margin + j * (self.col + self.gap)
+        y = self._lines("title", panel.title, top, self.col, TITLE_PT, x)
+        if panel.rgb is None:
+            return self._lines("error", panel.error, y, self.col, TEXT_PT, x)
+        h, w = panel.rgb.shape[:2]
+        k = max(1, int(min(self.col // w, PANEL_IN * self.dpi // h)))
+        self.items.append(("image", x, y + 2, P.zoom(panel.rgb, k)))
+        return y + 2 + h * k
 
 
 def panel_export(fig: PanelFigure, stamp: str, dpi: float = 150) -> Figure:

@@ -44,18 +44,8 @@ def modes_panels(data: ModesData) -> PanelFigure:
     else:
         panels["reference"], panels["reference_crop"] = error_panel(title, ref), error_panel("", "")
     for label in labels:
-        out = data.outputs[label]
-        mark = " *" if data.notes.get(label) else ""
-        if not isinstance(out, np.ndarray):
-            panels[f"output:{label}"] = error_panel(f"{label}: not available", out)
-            panels[f"crop:{label}"] = error_panel(f"{label}, zoom", "")
-            panels[f"diff:{label}"] = error_panel(f"{label} − reference", "")
-            continue
-        whole = whole_panel(out, f"{label} {out.shape[0]}×{out.shape[1]}{mark}", scale, limits=limits[label])
-        panels[f"output:{label}"] = whole
-        panels[f"crop:{label}"] = zoom_panel(out, box, f"{label}, zoom", scale, limits=limits[label])
-        pair = (whole.values, panels["reference"].values)
-        panels[f"diff:{label}"] = _difference(label, out, ref if ref_ok else None, limits[label], pair)
+        _mode_panels(panels, label, data.outputs[label], bool(data.notes.get(label)), ref if ref_ok else None, box,
+                     scale, limits[label])
     diffs = [panels[f"diff:{m}"] for m in labels]
     limit = symmetric_limit(p.values for p in diffs if p.values is not None)
     for p in diffs:
@@ -70,6 +60,19 @@ def modes_panels(data: ModesData) -> PanelFigure:
         bars[0] = bars[1] = grey_bar()
     return PanelFigure("modes", rows, panels, bars, modes_caption(data), [c[1] for c in columns],
                        frozenset({"input", "input_crop"}))
+
+
+def _mode_panels(panels, label, out, noted, ref, box, scale, limits):
+    """The output, zoom and difference panels of one mode (the reference panels already in ``panels``)."""
+    if not isinstance(out, np.ndarray):
+        panels[f"output:{label}"] = error_panel(f"{label}: not available", out)
+        panels[f"crop:{label}"] = error_panel(f"{label}, zoom", "")
+        panels[f"diff:{label}"] = error_panel(f"{label} − reference", "")
+        return
+    whole = whole_panel(out, f"{label} {out.shape[0]}×{out.shape[1]}{' *' if noted else ''}", scale, limits=limits)
+    panels[f"output:{label}"] = whole
+    panels[f"crop:{label}"] = zoom_panel(out, box, f"{label}, zoom", scale, limits=limits)
+    panels[f"diff:{label}"] = _difference(label, out, ref, limits, (whole.values, panels["reference"].values))
 
 
 def _difference(label, out, ref, limits, shown):
