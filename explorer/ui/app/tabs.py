@@ -466,7 +466,7 @@ def findings_html(data) -> str:
         if f.error_text:
             text += f"<br><code>{html.escape(f.error_text)}</code>"
         if f.versions:
-            text += f"<br><small>releases: {html.escape(f.versions)}</small>"
+            text += f"<br><span style='color:#555'>releases: {html.escape(f.versions)}</span>"
         items.append(f"<li>{text}</li>")
     parts.append("<ul>" + "".join(items) + "</ul>" if items else "<p>no findings</p>")
     if data.fixes:
