@@ -1,14 +1,14 @@
 """Opening the explorer in a state: a link's query string, an exported configuration, and one-click lessons."""
 
+import html
 import json
-from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 from explorer.ui.app import App
-from explorer.ui.app import app as app_module
 from explorer.ui.app.links import config_settings, query_settings, read_value
+from explorer.ui.scenarios import SCENARIOS
 
 
 @pytest.mark.parametrize("key,text,value", [
@@ -54,38 +54,37 @@ def test_a_configuration_made_with_an_upload_says_which_image_it_was():
     assert again.state["image"] == "photo" and "pass it as explore(image=...)" in again.message_text
 
 
-LESSONS = {
-    "aliasing": SimpleNamespace(name="aliasing", title="Aliasing on a zone plate",
-                                explanation="Downscaling 4x without antialias folds high frequencies back.",
-                                changes=dict(image="zone_plate", scale=0.25, antialias=False, tab="modes")),
-    "checkerboard": SimpleNamespace(name="checkerboard", title="Checkerboard gradients",
-                                    explanation="Nearest upsampling by 1.5 feeds some pixels twice.",
-                                    changes=dict(image="photo", scale=1.5, modes=("nearest",), tab="gradients")),
-}
-
-
-@pytest.fixture()
-def lessons(monkeypatch):
-    """Scenarios as :mod:`explorer.ui.scenarios` describes them (name -> title, explanation, changes)."""
-    monkeypatch.setattr(app_module, "scenarios", lambda: dict(LESSONS))
-    return LESSONS
-
-
-def test_a_lesson_sets_its_state_and_shows_its_explanation(lessons):
+def test_a_lesson_sets_its_state_and_shows_its_explanation():
     app = App()
-    assert [v for _, v in app.scenario_menu.options] == ["", "aliasing", "checkerboard"]
+    names = [v for _, v in app.scenario_menu.options]
+    assert names[0] == "" and set(names[1:]) == set(SCENARIOS) and len(names) > 6
     app.scenario("aliasing")
+    lesson = SCENARIOS["aliasing"]
+    assert {k: app.state[k] for k in lesson.changes} == {k: v for k, v in lesson.changes.items()}
     assert (app.state["image"], app.state["scale"], app.state["antialias"]) == ("zone_plate", 0.25, False)
-    assert "folds high frequencies back" in app.lesson.value and app.scenario_menu.value == "aliasing"
+    assert lesson.explanation[:40] in html.unescape(app.lesson.value) and app.scenario_menu.value == "aliasing"
     app.scenario_menu.value = "checkerboard"  # the dropdown does the same
-    assert app.state["tab"] == "gradients" and app.state["scale"] == 1.5
-    with pytest.raises(ValueError, match="scenario='nope' is not valid; choose one of: 'aliasing', 'checkerboard'"):
+    assert app.state["tab"] == "gradients" and app.state["scale"] == SCENARIOS["checkerboard"].changes["scale"]
+    with pytest.raises(ValueError, match="scenario='nope' is not valid; choose one of: 'aliasing', "):
         app.scenario("nope")
 
 
-def test_a_link_can_open_a_lesson_and_change_it(lessons):
+@pytest.mark.parametrize("name", list(SCENARIOS))
+def test_every_lesson_opens_its_tab_without_a_problem(name):
+    """Each lesson of explorer.scenarios() is a valid state: its tab draws without an error panel."""
+    app = App()
+    app.scenario(name)
+    lesson = SCENARIOS[name]
+    assert app.message_text == "", app.message_text
+    assert app.state["tab"] == lesson.changes["tab"]
+    tab = app.tabs[app.state["tab"]]
+    assert tab.problems(tab.data) == [], tab.problems(tab.data)
+    assert lesson.title in html.unescape(app.lesson.value)
+
+
+def test_a_link_can_open_a_lesson_and_change_it():
     app = App(query="scenario=aliasing&antialias=true")
     assert app.state["image"] == "zone_plate" and app.state["antialias"] is True
-    assert "Aliasing on a zone plate" in app.lesson.value
+    assert SCENARIOS["aliasing"].title in html.unescape(app.lesson.value)
     app = App(query="scenario=nope")
     assert "scenario='nope' is not valid" in app.message_text

@@ -2,6 +2,7 @@
 mark shows for slow updates, failures are reported, and only the event loop's thread touches widgets."""
 
 import asyncio
+import html
 import threading
 import time
 
@@ -123,3 +124,42 @@ def test_widgets_are_set_only_on_the_event_loops_thread(monkeypatch):
 
     run(main())
     assert threads == {threading.main_thread().name}
+
+
+def test_a_lesson_computes_its_explanation_off_the_widgets_thread():
+    """Opening a lesson sets its state at once; its numbers (seconds for some) arrive without holding the
+    thread that delivers figures, and a lesson opened meanwhile is not overwritten by the older one."""
+    from explorer.ui.scenarios import LESSONS, SCENARIOS
+
+    def shown(app, name):
+        return SCENARIOS[name].explanation in html.unescape(app.lesson.value)
+
+    def slow():
+        computed_on.append(threading.get_ident())
+        time.sleep(1.0)
+        return "slow"
+
+    async def main():
+        title, changes, _ = LESSONS["checkerboard"]
+        LESSONS["slow-lesson"] = (title, changes, slow)
+        try:
+            app = App(IMAGE, worker=True)
+            await settle(app)
+            start = time.perf_counter()
+            app.scenario("slow-lesson")
+            assert time.perf_counter() - start < 1.0 and app.state["tab"] == "gradients"
+            assert app.lesson.value.endswith(": …")
+            app.scenario("aliasing")  # opened before the first one's numbers are shown
+            deadline = time.monotonic() + 60
+            while not shown(app, "aliasing") and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(1.2)  # the slow lesson's numbers arrive: they must not replace these
+            assert shown(app, "aliasing") and app.scenario_menu.value == "aliasing"
+            assert computed_on and computed_on[0] != main_thread
+            await settle(app)
+        finally:
+            del LESSONS["slow-lesson"]
+
+    main_thread = threading.get_ident()
+    computed_on = []
+    run(main())

@@ -3,6 +3,7 @@ choice, controls that cannot apply, uploads, the lessons menu and the one-click 
 
 import base64
 import datetime
+import html
 import io
 import json
 import re
@@ -11,7 +12,7 @@ import numpy as np
 import pytest
 
 import explorer
-from explorer.ui.app import App, explore
+from explorer.ui.app import DEFAULTS, App, explore
 from explorer.ui.app.controls import CSS_CLASSES, css_class
 
 NOW = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
@@ -196,6 +197,36 @@ def test_pick_shows_the_priorities_it_used(app):
     app.controls["priorities"].widget.value = ("speed",)
     assert app.state["priorities"] == ("speed",) and app.tabs["pick"].data.priorities == ("speed",)
     app.set(priorities=None, content="photo")
+
+
+def test_libraries_run_each_library_at_its_defaults_or_the_same_options(app):
+    """JAX's linear antialiases by default: at 0.5x it differs from PyTorch's bilinear until the switch gives
+    every library the same options; each library's call, notes and code are shown under the table."""
+    app.set(tab="libraries", mode="bilinear", scale=0.5, libraries=("torch", "jax", "tensorflow"),
+            antialias=False)
+    tab = app.tabs["libraries"]
+    assert app.controls["same_options"].widget.value is False
+    assert tab.data.calls["jax"] == ("linear", {"antialias": True})
+    assert tab.data.metrics["jax"]["max_abs"] > 0.05
+    shown = html.unescape(tab.calls.value)
+    assert "jax.image.resize(" in shown and 'method="linear", antialias=True' in shown
+    assert "JAX runs at its default (antialias=True)" in shown and "F.interpolate(" in shown
+    assert "jax linear" in " ".join(p.title for p in tab.shown.panels.values())  # its own mode name
+    app.controls["same_options"].widget.value = True
+    assert app.state["same_options"] is True and tab.data.calls["jax"] == ("linear", {"antialias": False})
+    assert tab.data.metrics["jax"]["max_abs"] == 0
+    app.set(same_options=False, libraries=DEFAULTS["libraries"], scale=0.5)
+
+
+def test_backends_grid_says_why_a_cell_is_not_ok(app):
+    app.set(tab="backends", backend="burn-tch", mode="bilinear", antialias=True)
+    data = app.tabs["backends"].data
+    bad = [cell for cell, status in data.status.items() if status != "ok"]
+    assert bad and all(data.reasons.get(cell) for cell in bad)
+    shown = html.unescape(app.tabs["backends"].figure.value)
+    assert "antialias is not supported on burn-tch" in shown  # as the cell's tooltip and under the grid
+    assert f"title='{data.reasons[('bilinear', 'forward')]}" in shown
+    app.set(backend="torch", antialias=False)
 
 
 def png(array):

@@ -240,6 +240,35 @@ def test_a_link_opens_its_state(chromium, voila_server):
         page.context.close()
 
 
+def test_a_lesson_link_and_the_lessons_menu(chromium, voila_server):
+    """``?scenario=aliasing`` opens the lesson (its state, pixels and explanation); the menu opens another."""
+    from playwright.sync_api import expect
+
+    from explorer.ui.scenarios import SCENARIOS
+
+    page = ui.new_page(chromium)
+    try:
+        page.goto(voila_server.url() + "&scenario=aliasing")
+        root = page.locator(".explorer-root")
+        expect(root).to_have_count(1, timeout=ui.LONG)
+        replica = App(query="scenario=aliasing")
+        assert replica.state["image"] == "zone_plate" and replica.message_text == ""
+        readout_is(root, replica)
+        expect(root.locator(".explorer-scenario-text")).to_contain_text(SCENARIOS["aliasing"].explanation[:60])
+        wait_panel(root, replica, "modes", "output:bilinear", "lesson-aliasing")
+        ui.select(root, ".explorer-scenario", SCENARIOS["checkerboard"].title)
+        replica.scenario("checkerboard")
+        expect(root.locator(".explorer-tabs .lm-TabBar-tab.lm-mod-current")).to_have_text("Gradients")
+        expect(root.locator(".explorer-scenario-text")).to_contain_text(SCENARIOS["checkerboard"].explanation[:60],
+                                                                        timeout=60_000)
+        readout_is(root, replica)
+        wait_caption(root, replica, "gradients")
+        ui.screenshot(page, "voila-lesson-checkerboard.png")
+        assert page.errors == [], page.errors
+    finally:
+        page.context.close()
+
+
 def test_explorer_in_jupyterlab(chromium, timings):
     """What the README's `jupyter lab notebooks/explorer.ipynb` opens: Run All, then drive the controls."""
     t = time.monotonic()

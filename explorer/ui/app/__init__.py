@@ -5,7 +5,7 @@
 ['backends', 'gradients', 'kernels', 'libraries', 'modes', 'pick']
 """
 
-from .app import App, explore, scenarios
+from .app import App, explore
 from .state import DEFAULTS, TABS, State
 
-__all__ = ["App", "explore", "scenarios", "State", "DEFAULTS", "TABS"]
+__all__ = ["App", "explore", "State", "DEFAULTS", "TABS"]

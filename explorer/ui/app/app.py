@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import html
 import json
+import threading
 from typing import NamedTuple
 
 import ipywidgets as W
@@ -28,6 +29,7 @@ from ...errors import ArgumentValueError, choice_error
 from ...images import TEST_IMAGES, fit_image, test_image
 from ...limits import APP_MAX_SIDE
 from ..engine import CachedEngine
+from ..scenarios import LESSONS, SCENARIOS
 from ..views.html_figure import STYLE
 from .applies import disabled
 from .controls import DEFAULT, LATEST, build_controls, crop_from_centre
@@ -37,15 +39,6 @@ from .state import DEFAULTS, TABS, State, check_budget
 from .tabs import TAB_CLASSES, fix_code
 
 _SHARED_ROWS = (("image", "upload"), ("resize_by", "scale", "scale_text", "size", "align_corners", "antialias"))
-
-
-def scenarios() -> dict:
-    """The one-click lessons (name -> Scenario with ``title``, ``explanation`` and ``changes``)."""
-    try:
-        from ..scenarios import SCENARIOS
-    except ImportError:  # the lessons module is not part of this installation
-        return {}
-    return dict(SCENARIOS)
 
 
 class App:
@@ -87,10 +80,9 @@ class App:
         for w, name in ((self.message, "message"), (self.readout, "readout"), (self.busy_mark, "busy-mark"),
                         (self.lesson, "scenario-text")):
             w.add_class(f"explorer-{name}")
-        lessons = scenarios()
-        self.scenario_menu = W.Dropdown(options=[("lessons…", "")] + [(s.title, n) for n, s in lessons.items()],
-                                        value="", description="open a lesson", style={"description_width": "initial"},
-                                        layout=W.Layout(width="420px", display=None if lessons else "none"))
+        titles = [(LESSONS[name][0], name) for name in LESSONS]  # a lesson's numbers wait until it is opened
+        self.scenario_menu = W.Dropdown(options=[("lessons…", "")] + titles, value="", description="open a lesson",
+                                        style={"description_width": "initial"}, layout=W.Layout(width="420px"))
         self.scenario_menu.add_class("explorer-scenario")
         self.tab_widget = W.Tab(children=[t.widget(self.controls) for t in self.tabs.values()],
                                 titles=[t.title for t in self.tabs.values()])
@@ -115,10 +107,10 @@ class App:
         if query:
             lesson, linked, bad = query_settings(query)
             problems += bad
-            if lesson is not None and lesson not in scenarios():
-                problems.append(str(choice_error("scenario", lesson, scenarios())))
+            if lesson is not None and lesson not in LESSONS:
+                problems.append(str(choice_error("scenario", lesson, LESSONS)))
                 lesson = None
-            initial.update(({} if lesson is None else scenarios()[lesson].changes) | linked)
+            initial.update(({} if lesson is None else LESSONS[lesson][1]) | linked)
         initial.update(settings)
         if image is not None:
             initial["image"] = image
@@ -132,7 +124,9 @@ class App:
                 self._after_change(set(DEFAULTS))
         else:
             problems += self._set_what_can_be(initial)
-        if lesson is not None:
+        if lesson is not None:  # its explanation before the page shows
+            with self._quiet():
+                self.scenario_menu.value = lesson
             self._show_lesson(lesson)
         if problems:
             self._show("; ".join(problems), error=True)
@@ -177,13 +171,19 @@ class App:
 
     def scenario(self, name: str) -> "App":
         """Open the lesson ``name`` (see :func:`explorer.scenarios`): its settings, and its explanation."""
-        lessons = scenarios()
-        if name not in lessons:
-            error = choice_error("scenario", name, lessons)
+        if name not in LESSONS:
+            error = choice_error("scenario", name, LESSONS)
             self._show(str(error), error=True)
             raise error
-        self.set(**lessons[name].changes)
-        self._show_lesson(name)
+        title, changes, _ = LESSONS[name]
+        self.set(**changes)
+        self.lesson.value = f"<b>{html.escape(title)}</b>: …"
+        with self._quiet():
+            self.scenario_menu.value = name
+        if self.renderer is None:
+            self._show_lesson(name)
+        else:  # a lesson computes its numbers the first time (up to seconds): not on the widgets' thread
+            threading.Thread(target=self._explain, args=(name,), name="explorer-lesson", daemon=True).start()
         return self
 
     def figure(self, tab: str | None = None, dpi: int = 100):
@@ -381,11 +381,18 @@ class App:
         colour = "#b00000" if error else "#444444"
         self.message.value = f"<span style='color:{colour}'>{html.escape(text)}</span>" if text else ""
 
+    def _explain(self, name):
+        try:
+            SCENARIOS[name]
+            self.renderer.loop.call_soon_threadsafe(self._show_lesson, name)
+        except Exception as exc:  # noqa: BLE001 - shown in the app by the main thread
+            self.renderer.loop.call_soon_threadsafe(self._show, f"lesson {name!r}: {exc}", True)
+
     def _show_lesson(self, name):
-        s = scenarios()[name]
+        if self.scenario_menu.value != name:  # another lesson was opened meanwhile
+            return
+        s = SCENARIOS[name]
         self.lesson.value = f"<b>{html.escape(s.title)}</b>: {html.escape(s.explanation)}"
-        with self._quiet():
-            self.scenario_menu.value = name
 
     # ------------------------------------------------------------------ widgets
     def _observe(self):

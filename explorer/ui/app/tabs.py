@@ -291,10 +291,9 @@ class LibrariesTab(PanelTab):
 
         s = snap.state
         work = working_copy(snap.image, s["scale"], s["size"])
-        options = {"same_options": s["same_options"]} if _takes_same_options() else {}
         data = compute_libraries(work.image, s["mode"], s["libraries"], scale=work.scale, size=work.size,
                                  align_corners=s["align_corners"], antialias=s["antialias"],
-                                 training=s["training"], **options)
+                                 training=s["training"], same_options=s["same_options"])
         data.working_note = work.note
         return data
 
@@ -314,16 +313,6 @@ class LibrariesTab(PanelTab):
 
     def problems(self, data):
         return _errors(data.outputs.items())
-
-
-def _takes_same_options() -> bool:
-    """Whether compute_libraries has the ``same_options`` switch (each library's defaults, or the same
-    options for all)."""
-    import inspect
-
-    from ..compute.libraries import compute_libraries
-
-    return "same_options" in inspect.signature(compute_libraries).parameters
 
 
 class BackendsTab(Tab):

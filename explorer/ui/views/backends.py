@@ -40,9 +40,8 @@ def reason(data: BackendsData, mode: str, use: str) -> str:
     """Why the cell (mode, use) is not ok, in one sentence (empty when it is)."""
     if data.status[(mode, use)] == "ok":
         return ""
-    reasons = getattr(data, "reasons", None) or {}
-    if (mode, use) in reasons:
-        return reasons[(mode, use)]
+    if (mode, use) in data.reasons:
+        return data.reasons[(mode, use)]
     return " ".join(data.messages.get((mode, use), [])) or MEANINGS[data.status[(mode, use)]]
 
 

@@ -34,7 +34,6 @@ def libraries_panels(data: LibrariesData, box=DEFAULT_CROP) -> PanelFigure:
     columns = column_limits([y.shape[:2] if isinstance(y, np.ndarray) else (1, 1) for y in data.outputs.values()])
     scale = colour_scale_of(data.image)
     ref = data.outputs.get(data.reference) if data.reference else None
-    calls = getattr(data, "calls", {}) or {}
     panels = {}
     for lib, limits in zip(libs, columns):
         y = data.outputs[lib]
@@ -42,7 +41,7 @@ def libraries_panels(data: LibrariesData, box=DEFAULT_CROP) -> PanelFigure:
             panels[f"output:{lib}"] = error_panel(f"{lib}: not available", y)
             panels[f"crop:{lib}"] = panels[f"diff:{lib}"] = error_panel("", "")
             continue
-        native = calls.get(lib, (None,))[0]  # the library's own name of the mode
+        native = data.calls.get(lib, (None,))[0]  # the library's own name of the mode
         title = f"{lib}" + (f" {native}" if native else "") + f" {y.shape[0]}×{y.shape[1]}"
         panels[f"output:{lib}"] = whole_panel(y, title, scale, limits=limits)
         panels[f"crop:{lib}"] = zoom_panel(y, box, f"{lib}, zoom", scale, limits=limits)
@@ -110,9 +109,7 @@ def metrics_rows(data: LibrariesData) -> list:
 def calls_html(data: LibrariesData) -> str:
     """Each library's call as it ran: its own mode name and options, the notes (fallbacks, options it lacks)
     and the code in its own API."""
-    calls = getattr(data, "calls", {}) or {}
-    notes = getattr(data, "notes", {}) or {}
-    code = getattr(data, "code", {}) or {}
+    calls, notes, code = data.calls, data.notes, data.code
     items = []
     for lib in data.outputs:
         parts = [f"<b>{H.escape(lib)}</b>"]
