@@ -50,8 +50,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 
-import servers  # noqa: E402  (tests/servers.py: ports, private Jupyter dirs, readiness, stopping)
-import ui  # noqa: E402  (tests/ui.py: the chromium launch flags)
+import servers  # tests/servers.py: ports, private Jupyter dirs, readiness, stopping
+import ui  # tests/ui.py: the chromium launch flags
 
 NOTEBOOK = REPO / "notebooks" / "explorer.ipynb"
 TARGET_MEDIAN_MS, TARGET_WORST_MS = 80.0, 250.0
@@ -315,8 +315,8 @@ def run(args) -> dict:
 
 def report(results: dict) -> list:
     samples = [s for s in results["samples"] if not s["warmup"] and s["latency"] is not None]
-    lines = [f"window {results['args']['width']} px; {'control':<16} {'n':>3} {'median':>7} {'worst':>7} "
-             f"{'KiB in':>7}  (ms: input event -> frame of the last repaint)"]
+    lines = [(f"window {results['args']['width']} px; {'control':<16} {'n':>3} {'median':>7} {'worst':>7} "
+             f"{'KiB in':>7}  (ms: input event -> frame of the last repaint)")]
     for name in dict.fromkeys(s["name"] for s in samples):
         rows = [s for s in samples if s["name"] == name]
         lat = [s["latency"] for s in rows]

@@ -9,15 +9,18 @@ import pytest
 
 pytest.importorskip("ipywidgets")
 onnx = pytest.importorskip("onnx")
-import matplotlib  # noqa: E402
+import matplotlib
 
 matplotlib.use("Agg")
 
-from explorer.ui.app import App  # noqa: E402
-from explorer.ui.app import model_panel  # noqa: E402
-from test_scan_onnx import resize_model  # noqa: E402
+from test_scan_onnx import resize_model
 
-NOW = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
+from explorer.ui.app import (
+    App,
+    model_panel,
+)
+
+NOW = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
 IMAGE = np.random.default_rng(5).random((32, 36, 3)).astype(np.float32)
 
 

@@ -8,8 +8,7 @@ import time
 
 import numpy as np
 
-from explorer.ui.app import App
-from explorer.ui.app import render
+from explorer.ui.app import App, render
 
 IMAGE = np.random.default_rng(4).random((48, 40, 3)).astype(np.float32)
 

@@ -5,7 +5,7 @@ import pytest
 
 pytest.importorskip("ipywidgets")
 
-from explorer.ui.app.state import DEFAULTS, State  # noqa: E402
+from explorer.ui.app.state import DEFAULTS, State
 
 
 def test_defaults_have_every_required_key():

@@ -318,9 +318,9 @@ def test_every_tab(app):
         assert app.tabs[tab].data is not None
 
 
-@pytest.mark.parametrize("bad", [dict(scale=0), dict(scale=-3), dict(mode="cubic"), dict(size=(0, 3)),
-                                 dict(modes=[]), dict(upstream="x"), dict(image="nope"), dict(backend="nope"),
-                                 dict(length=1000), dict(tab="nope")])
+@pytest.mark.parametrize("bad", [{"scale": 0}, {"scale": -3}, {"mode": "cubic"}, {"size": (0, 3)},
+                                 {"modes": []}, {"upstream": "x"}, {"image": "nope"}, {"backend": "nope"},
+                                 {"length": 1000}, {"tab": "nope"}])
 def test_bad_values_raise_show_and_recover(app, bad):
     before = dict(app.state)
     with pytest.raises(ValueError) as error:

@@ -15,7 +15,7 @@ import explorer
 from explorer.ui.app import DEFAULTS, App, explore
 from explorer.ui.app.controls import CSS_CLASSES, css_class
 
-NOW = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
+NOW = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
 IMAGE = np.random.default_rng(5).random((32, 36, 3)).astype(np.float32)
 
 

@@ -11,8 +11,8 @@ from explorer.ui.views import anatomy, export, html_figure
 from explorer.ui.views.panels import PanelFigure
 
 TABS = ("modes", "gradients", "kernels", "libraries", "backends", "pick")
-SETTINGS = [dict(image="zone_plate", scale=0.25), dict(image="photo", size=(100, 300)),
-            dict(image="checkerboard", scale=3.0, modes=("nearest", "bicubic", "lanczos"))]
+SETTINGS = [{"image": "zone_plate", "scale": 0.25}, {"image": "photo", "size": (100, 300)},
+            {"image": "checkerboard", "scale": 3.0, "modes": ("nearest", "bicubic", "lanczos")}]
 
 
 @pytest.fixture(scope="module", params=range(len(SETTINGS)), ids=["zone-plate", "100x300", "3x-up"])

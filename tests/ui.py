@@ -209,7 +209,7 @@ def wait_pixels(read, expected: np.ndarray, timeout: float = 30.0, name: str | N
     while True:
         try:
             last = read()[:, :, :3]
-        except Exception:  # the element may be re-created between polls
+        except Exception:  # noqa: BLE001 - the element may be re-created between polls
             last = None
         if last is not None and last.shape == expected.shape and np.array_equal(last, expected):
             return last

@@ -8,4 +8,4 @@
 from .app import App, explore
 from .state import DEFAULTS, TABS, State
 
-__all__ = ["App", "explore", "State", "DEFAULTS", "TABS"]
+__all__ = ["DEFAULTS", "TABS", "App", "State", "explore"]

@@ -157,7 +157,7 @@ class App:
     def visible_tab(self):
         return self.tabs[self.state["tab"]]
 
-    def set(self, **changes) -> "App":
+    def set(self, **changes) -> App:
         """Change settings (see the class docstring); returns the app.  Raises ValueError on a bad value."""
         try:
             valid = self._validate(changes)
@@ -169,7 +169,7 @@ class App:
         self._after_change(set(valid))
         return self
 
-    def scenario(self, name: str) -> "App":
+    def scenario(self, name: str) -> App:
         """Open the lesson ``name`` (see :func:`explorer.scenarios`): its settings, and its explanation."""
         if name not in LESSONS:
             error = choice_error("scenario", name, LESSONS)
@@ -233,8 +233,8 @@ class App:
         t = self._tab(tab)
         img = self.image
         out = self._resize().output_size(img.shape) if self._resize() else ("?", "?")
-        parts = [f"interpolation-explorer · {t.title}", f"{self.image_name} {img.shape[0]}×{img.shape[1]} → "
-                 f"{out[0]}×{out[1]}"]
+        parts = [f"interpolation-explorer · {t.title}", (f"{self.image_name} {img.shape[0]}×{img.shape[1]} → "
+                 f"{out[0]}×{out[1]}")]
         hidden = {"image", "image_width", "rect", "crop"} | ({"seed"} if self.state["upstream"] != "random" else set())
         for key in t.keys:
             if key in hidden:
@@ -296,7 +296,7 @@ class App:
         check_budget(shape, scale if size is None else None, size)
         return valid
 
-    def _fitted(self, img) -> "Upload":
+    def _fitted(self, img) -> Upload:
         """A new custom image, reduced to :data:`APP_MAX_SIDE` when larger (the readout keeps saying so)."""
         h, w = img.shape[:2]
         img, reduced = fit_image(img, APP_MAX_SIDE)

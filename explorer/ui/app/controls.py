@@ -132,7 +132,7 @@ def specs(backends) -> dict:
     """key -> (make the widget from the state's value, to_widget, from_widget): every control but the upload,
     the resize toggle and the crop sliders."""
     tuple_of = (lambda v: tuple(v or ()), tuple)
-    none_as = lambda word: (lambda v: word if v is None else v, lambda v: None if v == word else v)  # noqa: E731
+    none_as = lambda word: (lambda v: word if v is None else v, lambda v: None if v == word else v)
     return {
         "image": (_dropdown(list(TEST_IMAGES), "image"), None, None),
         "mode": (_dropdown(MODES, "mode"), None, None),

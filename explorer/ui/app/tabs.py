@@ -43,7 +43,7 @@ class Snapshot:
 class Payload:
     """A tab's figure prepared for one state: its key, data, HTML, caption, what was drawn, timings."""
 
-    __slots__ = ("key", "data", "html", "caption", "shown", "timing")
+    __slots__ = ("caption", "data", "html", "key", "shown", "timing")
 
     def __init__(self, key, data, html_, caption, shown, timing):
         self.key, self.data, self.html, self.caption, self.shown, self.timing = (key, data, html_, caption,

@@ -71,8 +71,8 @@ def upstream_gradient(kind: str, output: np.ndarray, *, target=None, seed: int =
         h, w = output.shape[:2]
         top, left, bottom, right = rect
         g = planar(output.shape, dtype, 0)
-        r0, r1 = int(round(top * h)), max(int(round(bottom * h)), int(round(top * h)) + 1)
-        c0, c1 = int(round(left * w)), max(int(round(right * w)), int(round(left * w)) + 1)
+        r0, r1 = round(top * h), max(round(bottom * h), round(top * h) + 1)
+        c0, c1 = round(left * w), max(round(right * w), round(left * w) + 1)
         g[r0:r1, c0:c1] = 1
         return g
     raise choice_error("upstream", kind, UPSTREAMS)

@@ -131,7 +131,7 @@ class AnatomyView:
         _title(ax, "kernel gain; right of the dashed line: aliasing")
 
     # ------------------------------------------------------------------ update
-    def update(self, data: AnatomyData) -> "AnatomyView":
+    def update(self, data: AnatomyData) -> AnatomyView:
         if self.layout is None:
             self._build()
         self.error.set_text(S.wrap(data.error, 80) if data.error is not None else "")

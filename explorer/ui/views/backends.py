@@ -101,7 +101,7 @@ class BackendsView:
         self.axes = {"grid": ax}
         self.layout = (tuple(modes), tuple(uses), lines)
 
-    def update(self, data: BackendsData) -> "BackendsView":
+    def update(self, data: BackendsData) -> BackendsView:
         text = findings_text(data, width=110, limit=10) if self.show_findings else ""
         lines = text.count("\n") + 1 if text else 0
         if self.layout != (tuple(data.modes), tuple(data.uses), lines):

@@ -56,7 +56,7 @@ class _Layout:
         n = fig.columns
         widest = max((p.rgb.shape[1] for p in fig.panels.values() if p.rgb is not None), default=1)
         self.col = max((WIDTH_IN * dpi - 2 * self.margin - self.bar_w - n * self.gap) / n, widest)
-        self.width = int(round(2 * self.margin + self.bar_w + n * (self.col + self.gap)))
+        self.width = round(2 * self.margin + self.bar_w + n * (self.col + self.gap))
         self.items = []  # (kind, x, y, payload)
         y = self._lines("stamp", stamp, self.margin, self.width - 2 * self.margin, STAMP_PT) + self.gap
         for i, (label, keys) in enumerate(fig.rows):
@@ -70,7 +70,7 @@ class _Layout:
                 bottom = y + height
             y = bottom + 1.5 * self.gap
         y = self._lines("caption", fig.caption, y, self.width - 2 * self.margin, TEXT_PT)
-        self.height = int(round(y + self.margin))
+        self.height = round(y + self.margin)
 
     def _line(self, points):
         return px(points, self.dpi) * 1.35
@@ -103,12 +103,12 @@ def panel_export(fig: PanelFigure, stamp: str, dpi: float = 150) -> Figure:
     W, Hpx = layout.width, layout.height
     out = Figure(figsize=(W / dpi, Hpx / dpi), dpi=dpi)
     FigureCanvasAgg(out)
-    styles = {"stamp": dict(fontsize=STAMP_PT, weight="bold"), "row": dict(fontsize=TEXT_PT, color="#555555"),
-              "title": dict(fontsize=TITLE_PT), "error": dict(fontsize=TEXT_PT, color="#b00000"),
-              "caption": dict(fontsize=TEXT_PT, color="#333333")}
+    styles = {"stamp": {"fontsize": STAMP_PT, "weight": "bold"}, "row": {"fontsize": TEXT_PT, "color": "#555555"},
+              "title": {"fontsize": TITLE_PT}, "error": {"fontsize": TEXT_PT, "color": "#b00000"},
+              "caption": {"fontsize": TEXT_PT, "color": "#333333"}}
     for kind, x, y, payload in layout.items:
         if kind == "image":
-            out.figimage(payload, xo=int(round(x)), yo=int(round(Hpx - y - payload.shape[0])), origin="upper")
+            out.figimage(payload, xo=round(x), yo=round(Hpx - y - payload.shape[0]), origin="upper")
         elif kind == "bar":
             _colour_bar(out, payload[0], x, y, payload[1], layout)
         else:

@@ -24,8 +24,16 @@ import numpy as np
 from ..compute.gradients import GradientResult, GradientsData, compute_gradients
 from ..defaults import UPSTREAMS
 from . import style as S
-from .panels import (ColourBar, PanelFigure, column_limits, error_panel, recolour, symmetric_limit, whole_panel,
-                     zoom_panel)
+from .panels import (
+    ColourBar,
+    PanelFigure,
+    column_limits,
+    error_panel,
+    recolour,
+    symmetric_limit,
+    whole_panel,
+    zoom_panel,
+)
 
 ROWS = ("upstream", "grad", "grad_zoom", "coverage_zoom")
 

@@ -11,7 +11,7 @@ call, notes and code.
 >>> data = compute_libraries(checkerboard(32, 4), "bilinear", ["torch", "pillow"], scale=0.5)
 >>> fig = libraries_panels(data)
 >>> fig.panels["output:pillow"].title, fig.panels["diff:torch"].title
-('pillow 16×16', 'torch: the reference')
+('pillow BILINEAR 16×16', 'torch: the reference')
 """
 
 from __future__ import annotations
@@ -24,8 +24,18 @@ from ..compute.libraries import LibrariesData, compute_libraries
 from ..defaults import DEFAULT_CROP
 from . import pixels as P
 from . import style as S
-from .panels import (ColourBar, PanelFigure, colour_scale_of, column_limits, error_panel, grey_bar, recolour,
-                     symmetric_limit, whole_panel, zoom_panel)
+from .panels import (
+    ColourBar,
+    PanelFigure,
+    colour_scale_of,
+    column_limits,
+    error_panel,
+    grey_bar,
+    recolour,
+    symmetric_limit,
+    whole_panel,
+    zoom_panel,
+)
 
 
 def libraries_panels(data: LibrariesData, box=DEFAULT_CROP) -> PanelFigure:

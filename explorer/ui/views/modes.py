@@ -18,8 +18,18 @@ import numpy as np
 from ..compute.modes import ModesData, compute_modes
 from . import pixels as P
 from . import style as S
-from .panels import (ColourBar, PanelFigure, colour_scale_of, column_limits, error_panel, grey_bar, recolour,
-                     symmetric_limit, whole_panel, zoom_panel)
+from .panels import (
+    ColourBar,
+    PanelFigure,
+    colour_scale_of,
+    column_limits,
+    error_panel,
+    grey_bar,
+    recolour,
+    symmetric_limit,
+    whole_panel,
+    zoom_panel,
+)
 
 
 def modes_panels(data: ModesData) -> PanelFigure:

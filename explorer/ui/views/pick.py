@@ -46,7 +46,7 @@ def weights(result: Pick) -> dict:
 
 
 def _hex(rgba) -> str:
-    return "#%02x%02x%02x" % tuple(int(round(255 * float(v))) for v in rgba[:3])
+    return "#{:02x}{:02x}{:02x}".format(*tuple(round(255 * float(v)) for v in rgba[:3]))
 
 
 def pick_html(result: Pick) -> str:
@@ -138,7 +138,7 @@ class PickView:
         self.axes = {"score": ax, "goodness": axh, "bar": cax}
         self.layout = count
 
-    def update(self, result: Pick) -> "PickView":
+    def update(self, result: Pick) -> PickView:
         ranking = result.ranking
         count = len(ranking)
         if self.layout != count:
