@@ -162,3 +162,45 @@ def test_a_lesson_computes_its_explanation_off_the_widgets_thread():
     main_thread = threading.get_ident()
     computed_on = []
     run(main())
+
+
+def test_a_page_that_loads_the_widgets_gets_every_state_again(monkeypatch):
+    """A page asks for the widgets' states on the control channel, then creates their models; what the worker
+    sends in between is lost to it.  After the ask, every widget is sent again, and each tab when first shown."""
+    import ipywidgets as W
+    from ipywidgets import comm
+
+    from explorer.ui.app import page_load
+
+    sent = []
+    monkeypatch.setattr(page_load, "SETTLE_S", 0.2)
+    monkeypatch.setattr(W.Widget, "send_state", lambda self, key=None: sent.append(self.model_id))
+
+    class PageComm:  # the control channel a page opens
+        def on_msg(self, callback):
+            self.callback = callback
+
+    async def main():
+        app = App(IMAGE, worker=True)
+        await settle(app)
+        handler = comm.get_comm_manager().targets[page_load.CONTROL_TARGET]
+        assert handler is page_load.control_opened
+        sent.clear()
+        handler(PageComm(), {"metadata": {"version": W.widget.__control_protocol_version__}})
+        assert sent == []  # not while the page is creating its models
+        await asyncio.sleep(0.5)
+        pick = app.tabs["pick"]
+        for w in (app.readout, app.message, pick.caption, pick.figure, app.controls["priorities"].widget,
+                  app.tabs["kernels"].caption):
+            assert w.model_id in sent, w
+        sent.clear()
+        app.set(tab="pick")  # the first time a tab is shown after the page loaded: its widgets once more
+        assert pick.caption.model_id in sent and app.controls["priorities"].widget.model_id in sent
+        assert app.tabs["kernels"].caption.model_id not in sent
+        sent.clear()
+        app.set(tab="modes")
+        app.set(tab="pick")
+        assert pick.caption.model_id not in sent
+        await settle(app)
+
+    run(main())

@@ -31,6 +31,7 @@ from ...limits import APP_MAX_SIDE
 from ..engine import CachedEngine
 from ..scenarios import LESSONS, SCENARIOS
 from ..views.html_figure import STYLE
+from . import page_load
 from .applies import disabled
 from .controls import DEFAULT, LATEST, build_controls, crop_from_centre
 from .downloads import Downloads
@@ -71,6 +72,9 @@ class App:
         self.downloads = Downloads(self)
         self.widget = self._build_layout()
         self.renderer = _renderer(self, worker)
+        self._unsent_tabs = set()  # tabs to send again when first shown after a page loaded (see page_load)
+        if self.renderer is not None:
+            page_load.watch(self)
         self._observe()
         self._sync_backend_options()
         self._open(image, config, query, settings)
@@ -316,7 +320,16 @@ class App:
             self.image_token += 1
             self.image_name, self.image_note = image, ""
 
+    def page_loaded(self):
+        """A page is loading the widgets (see :mod:`.page_load`): send them all again once it has had time to,
+        and each tab again when it is first shown."""
+        self._unsent_tabs = set(self.tabs)
+        self.renderer.loop.call_later(page_load.SETTLE_S, page_load.resend, self.widget)
+
     def _after_change(self, keys):
+        if "tab" in keys and self.state["tab"] in self._unsent_tabs:
+            self._unsent_tabs.discard(self.state["tab"])
+            page_load.resend(self.tab_widget.children[TABS.index(self.state["tab"])])
         self._sync_widgets(keys)
         self._sync_enabled()
         self._update_readout()
