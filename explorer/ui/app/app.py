@@ -86,7 +86,7 @@ class App:
             w.add_class(f"explorer-{name}")
         titles = [(LESSONS[name][0], name) for name in LESSONS]  # a lesson's numbers wait until it is opened
         self.scenario_menu = W.Dropdown(options=[("lessons…", "")] + titles, value="", description="open a lesson",
-                                        style={"description_width": "initial"}, layout=W.Layout(width="420px"))
+                                        style={"description_width": "initial"}, layout=W.Layout(width="560px"))
         self.scenario_menu.add_class("explorer-scenario")
         self.tab_widget = W.Tab(children=[t.widget(self.controls) for t in self.tabs.values()],
                                 titles=[t.title for t in self.tabs.values()])
