@@ -9,8 +9,8 @@ The main thread (where widget messages arrive and leave) only records a change, 
 * Coalescing: a change that arrives while the worker computes replaces the pending request (one slot); the
   worker always starts from the newest snapshot, and a result that a newer state has superseded is dropped,
   unless the figure has not changed for :data:`PROGRESS_S` (a long slider drag still shows progress).
-* Precompute: after :data:`IDLE_S` without changes, the worker prepares each stale hidden tab in turn, nearest
-  first, checking for a new request between tabs; a tab switch then only shows what is ready.
+* Precompute: after :data:`IDLE_S` without changes, the worker prepares each stale hidden tab in turn, Modes
+  first and then the nearest, checking for a new request between tabs; a tab switch then only shows what is ready.
 * Outside a running event loop (scripts, tests) there is no worker: the app draws synchronously.
 """
 
@@ -113,7 +113,8 @@ class Renderer:
     def _stale_hidden_tab(self, snap):
         visible = snap.state["tab"]
         start = TABS.index(visible)
-        for name in sorted(TABS, key=lambda t: (abs(TABS.index(t) - start), TABS.index(t))):
+        home = TABS[0]  # the tab a page opens on and people return to: first, then the nearest ones
+        for name in sorted(TABS, key=lambda t: (t != home, abs(TABS.index(t) - start), TABS.index(t))):
             tab = self.app.tabs[name]
             key = tab.key(snap)
             if name != visible and key != tab.drawn_key and key not in tab.failed_keys:
