@@ -98,6 +98,17 @@ def planar_ones(shape, dtype) -> np.ndarray:
     return a
 
 
+def output_like(resize: ImageResize, image: np.ndarray) -> np.ndarray:
+    """A stand-in of the forward's output (its shape and dtype, no memory): what an upstream gradient other
+    than ``mse`` needs.
+
+    >>> output_like(ImageResize("bilinear", size=(3, 5)), np.zeros((6, 10, 2), np.float32)).shape
+    (3, 5, 2)
+    """
+    shape = tuple(resize.output_size(image.shape)) + tuple(image.shape[2:])
+    return np.broadcast_to(np.zeros((), image.dtype), shape)
+
+
 def mse_target(*, scale=None, size=None) -> ImageResize:
     """How the target of the ``mse`` upstream is made: the image resized with antialiased Lanczos-3 (PyTorch
     ``mode="lanczos"``), a careful resize every mode is compared with."""
@@ -116,12 +127,13 @@ def compute_gradients(image, modes, upstream="ones", *, scale=None, size=None, a
         try:
             r = ImageResize(mode, scale=scale, size=size, align_corners=align_corners, antialias=antialias,
                             library=library)
-            y = engine.forward(r, image)
-            if upstream == "mse" and target is None:
-                target = engine.forward(mse_target(scale=scale, size=size), image)
-            if upstream == "mse":
+            if upstream == "mse":  # the only upstream that reads the output
+                y = engine.forward(r, image)
+                if target is None:
+                    target = engine.forward(mse_target(scale=scale, size=size), image)
                 g = upstream_gradient(upstream, y, target=target)
-            else:  # the same for every mode of this output shape: made once
+            else:  # the same for every mode of this output shape: made once, without running the forward
+                y = output_like(r, image)
                 key = (y.shape, y.dtype.str)
                 if key not in upstreams:
                     upstreams[key] = upstream_gradient(upstream, y, seed=seed, rect=rect)
