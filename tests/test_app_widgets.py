@@ -255,8 +255,36 @@ def test_uploading_an_image_says_what_was_done_to_it(app):
     upload.value = ({"name": "big.png", "type": "image/png", "size": 10, "content": memoryview(png(big)),
                      "last_modified": NOW},)
     assert app.image.shape == (1024, round(700 * 1024 / 1500), 1)
-    assert "big.png: reduced from 1500×700 by an area average" in app.message_text
+    assert app.message_text.startswith("big.png: a PNG image, 700x1500 pixels")
+    assert "reduced from 1500×700 by an area average" in app.message_text
     assert "reduced from 1500×700" in app.readout.value  # and it stays said
+    app.set(image=IMAGE)
+
+
+def test_an_upload_says_how_its_file_was_decoded(app):
+    """16-bit values kept as /65535, the EXIF rotation applied and the alpha dropped: said, and done."""
+    from PIL import Image
+
+    values = np.array([[0, 20000, 65535], [40000, 5, 300]], np.uint16)
+    im = Image.fromarray(values)
+    exif = im.getexif()
+    exif[0x0112] = 6  # rotate 90 degrees clockwise to view upright
+    buf = io.BytesIO()
+    im.save(buf, format="PNG", exif=exif.tobytes())
+    upload = app.controls["upload"].widget
+    upload.value = ({"name": "scan.png", "type": "image/png", "size": 10, "content": memoryview(buf.getvalue()),
+                     "last_modified": NOW},)
+    assert app.state["image"] == "custom"
+    np.testing.assert_allclose(app.image[..., 0], np.rot90(values, -1) / 65535.0, rtol=1e-6)
+    assert app.message_text.startswith("scan.png: a PNG image, 3x2 pixels")
+    assert "16 bits per channel (divided by 65535)" in app.message_text
+    assert "EXIF orientation 6 applied" in app.message_text
+    assert "divided by 65535" in app.readout.value  # and the readout keeps saying it
+    rgba = np.zeros((4, 5, 4), np.uint8)
+    rgba[..., 0], rgba[..., 3] = 200, 255
+    upload.value = ({"name": "logo.png", "type": "image/png", "size": 10, "content": memoryview(png(rgba)),
+                     "last_modified": NOW},)
+    assert app.image.shape == (4, 5, 3) and "the alpha channel was dropped" in app.message_text
     app.set(image=IMAGE)
 
 

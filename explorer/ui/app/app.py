@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import html
 import json
+import os
 import threading
 from typing import NamedTuple
 
@@ -26,7 +27,7 @@ import numpy as np
 
 from ...conventions.image_resize import ImageResize
 from ...errors import ArgumentValueError, choice_error
-from ...images import TEST_IMAGES, fit_image, test_image
+from ...images import TEST_IMAGES, fit_image, read_image, test_image
 from ...limits import APP_MAX_SIDE
 from ..engine import CachedEngine
 from ..scenarios import LESSONS, SCENARIOS
@@ -289,10 +290,13 @@ class App:
                 raise ArgumentValueError("image='custom' is not valid: no custom image was given; pass an array, "
                                          "bytes or a pathlib.Path")
             changes.pop("image")
+        decoded = ()
+        if _is_file(changes.get("image")):
+            changes["image"], decoded = read_image(changes["image"])
         valid = self.state.validate(changes)
         image = valid.get("image")
         if isinstance(image, np.ndarray):
-            valid["image"] = image = self._fitted(image)
+            valid["image"] = image = self._fitted(image, decoded)
         shape = (image.array.shape if isinstance(image, Upload) else test_image(image).shape if image is not None
                  else self.image.shape)
         size = valid["size"] if "size" in valid else self.state["size"]
@@ -300,14 +304,17 @@ class App:
         check_budget(shape, scale if size is None else None, size)
         return valid
 
-    def _fitted(self, img) -> Upload:
-        """A new custom image, reduced to :data:`APP_MAX_SIDE` when larger (the readout keeps saying so)."""
+    def _fitted(self, img, decoded: tuple[str, ...] = ()) -> Upload:
+        """A new custom image, reduced to :data:`APP_MAX_SIDE` when larger; the note says what was done to the
+        file when it was decoded (``images.read_image``) and any reduction (the readout keeps saying so)."""
         h, w = img.shape[:2]
         img, reduced = fit_image(img, APP_MAX_SIDE)
         img.setflags(write=False)
-        note = (f"reduced from {h}×{w} by an area average (antialiased) to stay within the explorer's "
-                f"{APP_MAX_SIDE}-pixel side" if reduced else "")
-        return Upload(img, self._incoming_name, note)
+        notes = list(decoded)
+        if reduced:
+            notes.append(f"reduced from {h}×{w} by an area average (antialiased) to stay within the explorer's "
+                         f"{APP_MAX_SIDE}-pixel side")
+        return Upload(img, self._incoming_name, "; ".join(notes))
 
     def _commit_image(self, valid):
         image = valid.get("image")
@@ -525,6 +532,13 @@ def _snapped(slider, old, new) -> bool:
     import math
 
     return old is not None and abs(math.log10(new) - math.log10(old)) <= slider.step / 2 + 1e-12
+
+
+def _is_file(value) -> bool:
+    """An image given as a file: its bytes, a path object, or a string naming a file (not a test image)."""
+    if isinstance(value, (bytes, bytearray, memoryview)) or hasattr(value, "__fspath__"):
+        return True
+    return isinstance(value, str) and value not in TEST_IMAGES and os.path.isfile(value)
 
 
 class Upload(NamedTuple):
