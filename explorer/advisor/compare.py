@@ -84,53 +84,67 @@ def compare_conventions(x, mode, size, libraries=("torch", "tensorflow", "jax", 
     libraries = list(libraries)
     if not libraries:
         raise ArgumentValueError("libraries must name at least one library or backend, e.g. ['torch', 'tensorflow']")
-    out = (validate.length(size, "size"),) * (x.ndim - 2) if validate.is_integer(size) else validate.lengths(size)
-    if len(out) != x.ndim - 2:
-        raise ArgumentValueError(f"size={size!r} has {len(out)} entries but x has {x.ndim - 2} spatial axes "
-                                 f"{tuple(x.shape[2:])}")
+    out = _output_lengths(size, x)
     check_measurement_memory(x.shape, x.shape[:2] + out, training, "comparing conventions")
-    sizes = (tuple(x.shape[2:]), out)
     xf = x.astype(np.float64) if x.dtype.kind != "f" else x
     grad = None
     if training:
         grad = (np.random.default_rng(0).standard_normal(x.shape[:2] + out).astype(xf.dtype)
                 if grad_output is None else np.asarray(grad_output))
+    options = {"mode": mode, "training": training, "align_corners": align_corners, "antialias": antialias,
+               "spatial_dims": x.ndim - 2, "reference": None}
     rows, ref = [], None
     for name in libraries:
-        try:
-            setup = Setup.of(mode=mode, backend=name, training=training, align_corners=align_corners,
-                             antialias=antialias, spatial_dims=x.ndim - 2, reference=None)
-        except ModeUnavailable as exc:
-            rows.append({"backend": exc.backend.id, "mode": None, "error": str(exc), "exact": False,
-                         "record_id": None})
-            continue
-        findings = findings_for(setup, sizes)
-        failure = _first_error(findings, ("forward", None))
-        if failure is not None:
-            rows.append({"backend": setup.backend.id, "mode": setup.mode, "error": _failure_text(failure),
-                         "exact": False, "record_id": failure.record_id})
-            continue
-        try:
-            call = library_call(setup, x.shape[2:], out)
-            y = forward(setup, xf, out)
-        except (ValueError, NotImplementedError, TypeError) as exc:
-            rows.append({"backend": setup.backend.id, "mode": setup.mode, "error": str(exc), "exact": False,
-                         "record_id": None})
-            continue
-        g, grad_error = None, None
-        if grad is not None:
-            no_gradient = _first_error(findings, ("backward",))
-            if no_gradient is not None:
-                grad_error = _failure_text(no_gradient)
-            else:
-                try:
-                    g = backward(setup, grad, xf.shape, out, transpose=False)
-                except NoGradientError as exc:
-                    grad_error = str(exc)
-        if ref is None:
-            ref = (y, g, setup.backend.id)
-        row = {"backend": setup.backend.id, "mode": setup.mode, "convention": str(call), "error": None,
-               "grad_error": grad_error}
-        row.update(compare(ref[0], y, ref[1], g))
+        row, y, g = _library_row(name, options, xf, out, grad)
+        if row.get("error") is None:
+            ref = ref or (y, g, row["backend"])
+            row.update(compare(ref[0], y, ref[1], g))
         rows.append(row)
     return ConventionTable(rows, mode, out, ref[2] if ref else None)
+
+
+def _output_lengths(size, x) -> tuple[int, ...]:
+    """``size`` (one length for every spatial axis, or one per axis) as a tuple matching ``x``'s spatial axes."""
+    out = (validate.length(size, "size"),) * (x.ndim - 2) if validate.is_integer(size) else validate.lengths(size)
+    if len(out) != x.ndim - 2:
+        raise ArgumentValueError(f"size={size!r} has {len(out)} entries but x has {x.ndim - 2} spatial axes "
+                                 f"{tuple(x.shape[2:])}")
+    return out
+
+
+def _library_row(name, options, xf, out, grad) -> tuple[dict, np.ndarray | None, np.ndarray | None]:
+    """(row, output, gradient) of one library: an error row (no numbers) when it lacks the mode, the knowledge
+    base says its forward fails, or the call is refused; otherwise its convention and numbers."""
+    try:
+        setup = Setup.of(backend=name, **options)
+    except ModeUnavailable as exc:
+        return {"backend": exc.backend.id, "mode": None, "error": str(exc), "exact": False, "record_id": None}, \
+            None, None
+    findings = findings_for(setup, (tuple(xf.shape[2:]), out))
+    failure = _first_error(findings, ("forward", None))
+    if failure is not None:
+        return {"backend": setup.backend.id, "mode": setup.mode, "error": _failure_text(failure), "exact": False,
+                "record_id": failure.record_id}, None, None
+    try:
+        call = library_call(setup, xf.shape[2:], out)
+        y = forward(setup, xf, out)
+    except (ValueError, NotImplementedError, TypeError) as exc:
+        return {"backend": setup.backend.id, "mode": setup.mode, "error": str(exc), "exact": False,
+                "record_id": None}, None, None
+    g, grad_error = _gradient(setup, findings, grad, xf.shape, out)
+    row = {"backend": setup.backend.id, "mode": setup.mode, "convention": str(call), "error": None,
+           "grad_error": grad_error}
+    return row, y, g
+
+
+def _gradient(setup, findings, grad, shape, out) -> tuple[np.ndarray | None, str | None]:
+    """(the gradient, why there is none): None when not training, or the backward fails or does not exist."""
+    if grad is None:
+        return None, None
+    no_gradient = _first_error(findings, ("backward",))
+    if no_gradient is not None:
+        return None, _failure_text(no_gradient)
+    try:
+        return backward(setup, grad, shape, out, transpose=False), None
+    except NoGradientError as exc:
+        return None, str(exc)
