@@ -172,3 +172,28 @@ def test_info_lists_the_conditions(capsys, tmp_path):
     code, out, _ = run(capsys, "lint", str(tmp_path), "--backend", "torch", "--device", "mps", "--min-severity",
                        "info")
     assert "torch-mps-area-divisible" in out and "a.py:3" in out
+
+
+def test_baseline_covers_onnx_model_files(capsys, tmp_path):
+    from onnx import TensorProto, helper, save
+
+    def model(mode):
+        x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 10, 10])
+        y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+        sizes = helper.make_tensor("sizes", TensorProto.INT64, [4], [1, 3, 3, 3])
+        node = helper.make_node("Resize", ["x", "", "", "sizes"], ["y"], name="down", mode=mode, antialias=1)
+        return helper.make_model(helper.make_graph([node], "g", [x], [y], initializer=[sizes]),
+                                 opset_imports=[helper.make_opsetid("", 18)])
+
+    save(model("linear"), str(tmp_path / "model.onnx"))
+    args = ("lint", str(tmp_path), "--backend", "burn-tch", "--version", "0.22.0-pre.2")
+    code, out, _ = run(capsys, *args)
+    assert code == 1 and "model.onnx" in out  # the antialiased node stops Burn's import
+    baseline = tmp_path / "lint-baseline.json"
+    code, _, err = run(capsys, *args, "--write-baseline", str(baseline))
+    assert code == 0 and "wrote" in err
+    code, out, _ = run(capsys, *args, "--baseline", str(baseline))
+    assert code == 0 and "in the baseline" in out
+    save(model("cubic"), str(tmp_path / "other.onnx"))
+    code, out, _ = run(capsys, *args, "--baseline", str(baseline))
+    assert code == 1 and "other.onnx" in out

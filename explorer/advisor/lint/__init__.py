@@ -116,21 +116,9 @@ def lint(path, backend: str, training: bool | None = None, version=None, device=
     for file, relative, reader in files.walk(root, include, exclude, report.skipped):
         report.files += 1
         if reader == "onnx":
-            _scan_model(file, relative, judge, report, conditions, limit)
+            _scan_model(file, relative, judge, report, conditions, limit, known)
             continue
-        try:
-            text = files.read_text(file)
-        except OSError as exc:
-            report.skipped.append(files.Skipped(relative, str(exc)))
-            continue
-        try:
-            sites = READERS[reader](text, relative)
-        except SyntaxError as exc:
-            report.skipped.append(files.Skipped(relative, f"Python cannot parse it (line {exc.lineno}: {exc.msg})"))
-            continue
-        except (RecursionError, MemoryError, ValueError) as exc:
-            report.skipped.append(files.Skipped(relative, f"cannot be read as {reader} ({type(exc).__name__})"))
-            continue
+        text, sites = _read_sites(file, relative, reader, report)
         if not sites:
             continue
         comments = _comments(reader, text)
@@ -140,38 +128,66 @@ def lint(path, backend: str, training: bool | None = None, version=None, device=
             if not verdict.judged:
                 report.not_judged.append(site)
                 continue
-            for rule, condition, message, finding in verdict.conditions:
-                key = (rule, condition, message)
-                if key not in conditions:
-                    conditions[key] = Condition(rule, message, condition, finding)
-                conditions[key].sites.append(site)
+            _add_conditions(conditions, verdict, site)
             for issue in verdict.issues:
-                if site.kind == "config" and issue.severity in ("error", "differs"):
-                    issue.severity = "warning"
-                    issue.message = f"A configuration value (the call that reads it is not known): {issue.message}"
-                found = suppress.suppression_for(site.lines, issue.rule, comments)
-                if found is not None:
-                    applies, reason, line = found
-                    if applies:
-                        report.suppressed.append(Suppressed(issue, reason, line))
-                        continue
-                    report.unsuppressable.append(issue)
-                if SEVERITY_ORDER[issue.severity] > limit:
-                    report.hidden.append(issue)
-                    continue
-                if known is not None:
-                    key = suppress.fingerprint(site.path, issue.rule, site.snippet)
-                    if known[key] > 0:
-                        known[key] -= 1
-                        report.baselined.append(issue)
-                        continue
-                report.append(issue)
+                _file_issue(report, issue, site, comments, limit, known)
     report.conditions = list(conditions.values())
     report.sort(key=lambda i: (i.site.path, i.site.line, SEVERITY_ORDER[i.severity], i.rule))
     return report
 
 
-def _scan_model(file, relative: str, judge: Judge, report: LintReport, conditions: dict, limit: int) -> None:
+def _read_sites(file, relative: str, reader: str, report: LintReport) -> tuple[str, list]:
+    """(text, resize sites) of one source file; a file that cannot be read or parsed is reported as skipped."""
+    try:
+        text = files.read_text(file)
+    except OSError as exc:
+        report.skipped.append(files.Skipped(relative, str(exc)))
+        return "", []
+    try:
+        return text, READERS[reader](text, relative)
+    except SyntaxError as exc:
+        report.skipped.append(files.Skipped(relative, f"Python cannot parse it (line {exc.lineno}: {exc.msg})"))
+    except (RecursionError, MemoryError, ValueError) as exc:
+        report.skipped.append(files.Skipped(relative, f"cannot be read as {reader} ({type(exc).__name__})"))
+    return text, []
+
+
+def _add_conditions(conditions: dict, verdict, site) -> None:
+    """Findings that depend on what the code does not say: one Condition per (rule, condition, message)."""
+    for rule, condition, message, finding in verdict.conditions:
+        key = (rule, condition, message)
+        if key not in conditions:
+            conditions[key] = Condition(rule, message, condition, finding)
+        conditions[key].sites.append(site)
+
+
+def _file_issue(report: LintReport, issue, site, comments, limit: int, known) -> None:
+    """Put one issue where it belongs: suppressed (with its reason), hidden (below ``min_severity``), in the
+    baseline, or reported.  A configuration value whose reader is unknown is at most a warning."""
+    if site.kind == "config" and issue.severity in ("error", "differs"):
+        issue.severity = "warning"
+        issue.message = f"A configuration value (the call that reads it is not known): {issue.message}"
+    found = suppress.suppression_for(site.lines, issue.rule, comments)
+    if found is not None:
+        applies, reason, line = found
+        if applies:
+            report.suppressed.append(Suppressed(issue, reason, line))
+            return
+        report.unsuppressable.append(issue)
+    if SEVERITY_ORDER[issue.severity] > limit:
+        report.hidden.append(issue)
+        return
+    if known is not None:
+        key = suppress.fingerprint(site.path, issue.rule, site.snippet)
+        if known[key] > 0:
+            known[key] -= 1
+            report.baselined.append(issue)
+            return
+    report.append(issue)
+
+
+def _scan_model(file, relative: str, judge: Judge, report: LintReport, conditions: dict, limit: int,
+                known=None) -> None:
     """An ``.onnx`` file, through :func:`explorer.advisor.scan`: one site per Resize/Upsample node, on the line
     of its position in the graph (nodes of subgraphs counted depth-first)."""
     q = judge.question
@@ -205,10 +221,7 @@ def _scan_model(file, relative: str, judge: Judge, report: LintReport, condition
             if q.export and issue.severity in ("error", "differs"):  # a model file is not what gets exported
                 issue.severity, issue.condition = "warning", "if this ONNX file is run on the backend"
                 issue.message = f"If this ONNX file is run on {judge.backend.id}: {f.message}"
-            if SEVERITY_ORDER[issue.severity] > limit:
-                report.hidden.append(issue)
-            else:
-                report.append(issue)
+            _file_issue(report, issue, site, {}, limit, known)  # a model file has no comments to suppress with
 
 
 def _node_positions(data: bytes) -> list[int]:
