@@ -203,10 +203,11 @@ _EXACT_COORDINATES = {
 }
 
 
-def _onnxruntime_coordinates(t, g: Geometry, scale):
-    """ONNX Runtime's ``get_original_coordinate`` (upsamplebase.h), float32 as in its C++."""
+def _onnxruntime_coordinates(t, g: Geometry, scale, outputs=None):
+    """ONNX Runtime's ``get_original_coordinate`` (upsamplebase.h), float32 as in its C++, for every output or
+    for the output indices ``outputs``."""
     f32 = np.float32
-    i = np.arange(g.m, dtype=f32)
+    i = np.arange(g.m, dtype=f32) if outputs is None else np.asarray(outputs).astype(f32)
     half = f32(0.5)
     if t.name == "asymmetric":
         return i / scale
@@ -231,13 +232,15 @@ def _onnxruntime_coordinates(t, g: Geometry, scale):
     return np.asarray(t.coordinate(i, f32(step), Geometry(g.n, g.m, g.f, g.roi, f32)), dtype=f32)
 
 
-def onnxruntime_coordinates(n: int, m: int, transform: str, scale, roi=None) -> np.ndarray:
-    """ONNX Runtime's float32 source coordinate of every output for the float32 ONNX ``scale`` of the axis.
+def onnxruntime_coordinates(n: int, m: int, transform: str, scale, roi=None, outputs=None) -> np.ndarray:
+    """ONNX Runtime's float32 source coordinate of every output (or of the indices ``outputs``) for the float32
+    ONNX ``scale`` of the axis.
 
     >>> onnxruntime_coordinates(4, 3, "half_pixel", np.float32(0.75)).tolist()
     [0.1666666865348816, 1.5, 2.8333332538604736]
     """
-    return _onnxruntime_coordinates(TRANSFORMS[transform], Geometry(n, m, None, roi, np.float32), np.float32(scale))
+    return _onnxruntime_coordinates(TRANSFORMS[transform], Geometry(n, m, None, roi, np.float32), np.float32(scale),
+                                    outputs)
 
 
 def _special_coordinates(t, arithmetic, g: Geometry, step):

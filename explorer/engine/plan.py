@@ -45,9 +45,9 @@ from .spec import Spec
 #: Bytes of temporaries per kernel tap while a chunk of rows is built (tap indices, kernel arguments and
 #: values, masks, the triplets and their band), measured with tracemalloc on linear and Lanczos plans.
 TAP_BYTES = 112
-#: Bytes per tap a native builder (``engine/native``) takes while it builds a whole axis at once (its float32
-#: steps, the taps and the triplets of their band): at most 80 measured on PyTorch, TensorFlow, JAX and ONNX
-#: Runtime plans, with a margin.
+#: Bytes per tap a native builder (``engine/native``) takes while it builds a chunk of rows (its float32 steps,
+#: the taps and the triplets of their band): at most 80 measured on PyTorch, TensorFlow, JAX and ONNX Runtime
+#: plans, with a margin.
 NATIVE_TAP_BYTES = 128
 
 
@@ -149,8 +149,8 @@ def plan_nbytes(n: int, m: int, spec: Spec, scale=None, roi=None, transpose: boo
     stored = m * (24 + 8 * min(width, n + 2))
     build = min(PLAN_CHUNK_BYTES, m * width * TAP_BYTES) if width * TAP_BYTES <= PLAN_CHUNK_BYTES \
         else PLAN_CHUNK_BYTES
-    if spec.index_arithmetic in NATIVE:  # a library's own arithmetic builds the whole axis at once
-        build = max(build, m * min(width, n + 2) * NATIVE_TAP_BYTES)
+    if spec.index_arithmetic in NATIVE:  # a library's own arithmetic: a chunk of rows of all their taps at once
+        build = max(build, min(m, _native_rows(n, width)) * min(width, n + 2) * NATIVE_TAP_BYTES)
     blocks = min(int(PLAN_CACHE_SHARE * PLAN_CACHE_BYTES), m * (32 + min(width, n + 2)) * 8)
     return 2 * stored + build + blocks + (4 * stored if transpose else 0)
 
@@ -361,20 +361,51 @@ PLAN_BUILDERS = {
 }
 
 
-def _plan_from_taps(n, m, taps: Taps) -> AxisPlan:
-    """An AxisPlan from a native builder's taps: every live tap is structural (it is read), weight 0 or not."""
+def _band_from_taps(rows: int, n: int, taps: Taps) -> Band:
+    """The band of a native builder's taps: every live tap is structural (it is read), weight 0 or not."""
     live = np.ones(taps.index.shape, bool) if taps.live is None else taps.live
     r, k = np.nonzero(live)
-    band = Band.from_triplets(r, taps.index[r, k], taps.weights[r, k], m, n)
-    return AxisPlan(n, m, band, np.asarray(taps.coordinates, np.float64), float(taps.step), taps.outside)
+    return Band.from_triplets(r, taps.index[r, k], taps.weights[r, k], rows, n)
+
+
+def _plan_from_taps(n, m, taps: Taps) -> AxisPlan:
+    """An AxisPlan from the taps of a whole axis."""
+    return AxisPlan(n, m, _band_from_taps(m, n, taps), np.asarray(taps.coordinates, np.float64), float(taps.step),
+                    taps.outside)
+
+
+def _native_rows(n: int, width: int) -> int:
+    """Rows a native builder builds at once: their taps' temporaries within :data:`PLAN_CHUNK_BYTES`."""
+    return max(1, PLAN_CHUNK_BYTES // (max(min(width, n + 2), 1) * NATIVE_TAP_BYTES))
 
 
 def _native_plan(n, m, spec, scale, roi, dtype, direction):
+    """The plan of a library's own weight code (None: the row leaves this kernel to the generic builder), built
+    a chunk of rows at a time; each chunk's taps become band rows before the next chunk is built."""
     native = NATIVE.get(spec.index_arithmetic)
     if native is None:
         return None
-    taps = native.build(Axis(n, m, spec, scale, roi, dtype, direction))
-    return None if taps is None else _plan_from_taps(n, m, taps)
+    rows = _native_rows(n, taps_per_output(n, m, spec, scale, roi))
+    first = native.build(Axis(n, m, spec, scale, roi, dtype, direction, 0, min(rows, m)))
+    if first is None:
+        return None
+    if rows >= m:
+        return _plan_from_taps(n, m, first)
+    coordinates, outside = np.empty(m), np.zeros(m, bool)
+    has_outside = False
+
+    def parts():
+        nonlocal has_outside
+        for a in range(0, m, rows):
+            b = min(a + rows, m)
+            taps = first if a == 0 else native.build(Axis(n, m, spec, scale, roi, dtype, direction, a, b))
+            coordinates[a:b] = taps.coordinates
+            if taps.outside is not None:
+                outside[a:b], has_outside = taps.outside, True
+            yield _band_from_taps(b - a, n, taps)
+
+    band = Band.stack(parts(), m, n, min(taps_per_output(n, m, spec, scale, roi), n + 2))
+    return AxisPlan(n, m, band, coordinates, float(first.step), outside if has_outside else None)
 
 
 #: Every plan built, by key, within :data:`~explorer.limits.PLAN_CACHE_BYTES` (the bytes of the plans' arrays).

@@ -7,7 +7,9 @@ float32 ulp at x = 50 000 moves a linear weight by 4e-3).  A Spec names the libr
 plan is built here instead, from a port of the library's own weight code.  Each module cites its source.
 
 A builder receives one :class:`Axis` and returns :class:`Taps` (or None to leave the axis to the generic
-builder, e.g. a kernel the row does not change).  Taps keep every input the library *reads*, zero weights
+builder, e.g. a kernel the row does not change) for the outputs ``Axis.outputs()``: the plan builder asks for
+a chunk of rows at a time, so a long axis never holds every tap's temporaries at once; each output's weights
+depend only on its own index, so chunks give exactly the whole axis's plan.  Taps keep every input the library *reads*, zero weights
 included: ``0 * nan`` is NaN, so the taps decide which outputs a NaN reaches.
 
 Everything here depends only on the axis, the Spec, the dtype and the direction, so the plan cache computes

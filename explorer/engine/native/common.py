@@ -23,6 +23,12 @@ class Axis:
     roi: tuple | None
     dtype: np.dtype | None   # the array's dtype (None: the library's default)
     direction: str           # "forward" or "backward"
+    start: int = 0           # the outputs asked for: start <= i < stop (a chunk of the axis)
+    stop: int | None = None  # None: up to m
+
+    def outputs(self) -> np.ndarray:
+        """The output indices this call builds (the whole axis, or one chunk of it)."""
+        return np.arange(self.start, self.m if self.stop is None else self.stop)
 
 
 @dataclass

@@ -72,7 +72,7 @@ def build(a: Axis) -> Taps | None:
     if spec.kernel not in _RADIUS and spec.kernel != "area":
         return None
     inv_scale = f32(1.0 / (a.m / a.n))
-    i = np.arange(a.m, dtype=f32)
+    i = a.outputs().astype(f32)
     sample = fma32(i + f32(0.5), inv_scale, f32(-0.5))
     edge_padded = spec.kernel == "cubic" and not spec.exclude_outside
     if spec.kernel == "area":

@@ -55,9 +55,10 @@ def build(a: Axis) -> Taps | None:
     inverse = (f32(1) / scale).astype(f32) if scale >= 1 else f32(1)
     kernel = _linear if spec.kernel == "linear" else _cubic(spec.cubic_coeff_a)
     if scale == 1:
-        coordinate = np.arange(a.m).astype(f32)
+        coordinate = a.outputs().astype(f32)
     else:
-        coordinate = onnxruntime_coordinates(a.n, a.m, spec.coordinate_transformation_mode, rscale, a.roi)
+        coordinate = onnxruntime_coordinates(a.n, a.m, spec.coordinate_transformation_mode, rscale, a.roi,
+                                             a.outputs())
     center = (f32(0.5) + coordinate).astype(f32)
     lo = np.floor((center - support + f32(0.5)).astype(f32)).astype(np.int64)
     hi = np.floor((center + support + f32(0.5)).astype(f32)).astype(np.int64)

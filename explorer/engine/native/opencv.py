@@ -23,9 +23,10 @@ def key(spec, dtype, direction):
     return None, "forward"  # the same weights for every dtype and direction
 
 
-def area_table(n: int, m: int, inverse_scale: float) -> Taps:
+def area_table(n: int, m: int, inverse_scale: float, outputs=None) -> Taps:
+    """The cell table of ``outputs`` (default: all ``m``)."""
     s = 1.0 / inverse_scale
-    x0 = np.arange(m) * s
+    x0 = (np.arange(m) if outputs is None else outputs) * s
     x1 = x0 + s
     cell = np.minimum(s, n - x0)
     s2 = np.minimum(np.floor(x1), n - 1)
@@ -49,4 +50,4 @@ def build(a: Axis) -> Taps | None:
     if a.spec.kernel != "area":
         return None
     inverse = float(a.scale) if a.scale is not None else a.m / a.n
-    return area_table(a.n, a.m, inverse) if inverse <= 1 else None
+    return area_table(a.n, a.m, inverse, a.outputs()) if inverse <= 1 else None

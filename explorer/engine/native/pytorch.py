@@ -62,7 +62,7 @@ def _scale(a: Axis, t):
 def _source_index(a: Axis, t, fused: bool):
     """The source coordinate of every output, in opmath (before linear's clamp at 0), and the scale."""
     s = _scale(a, t)
-    i = np.arange(a.m)
+    i = a.outputs()
     if a.spec.coordinate_transformation_mode in _ALIGN:
         x = (s * i.astype(t)).astype(t)
     elif t is f32:
@@ -80,9 +80,9 @@ def _guard(x, n):
 
 
 def _linear(a: Axis, t) -> Taps:
-    i = np.arange(a.m)
+    i = a.outputs()
     if a.n == a.m:  # compute_source_index_and_lambda: same length, copy
-        return Taps(np.stack([i, i], 1), np.stack([np.ones(a.m), np.zeros(a.m)], 1), i.astype(f64), 1.0)
+        return Taps(np.stack([i, i], 1), np.stack([np.ones(len(i)), np.zeros(len(i))], 1), i.astype(f64), 1.0)
     x, s = _source_index(a, t, fused=True)
     i0, l1 = _guard(np.maximum(x, t(0)).astype(t), a.n)  # linear clamps the coordinate at 0
     i1 = i0 + (i0 < a.n - 1)
@@ -158,7 +158,7 @@ def _antialias(a: Axis, t) -> Taps | None:
     support = t(radius * f64(s)) if s >= 1 else t(radius)
     inverse = t(1.0 / f64(s)) if s >= 1 else t(1)
     widest = int(np.ceil(support)) * 2 + 1
-    center = (f64(s) * (np.arange(a.m) + 0.5)).astype(t)
+    center = (f64(s) * (a.outputs() + 0.5)).astype(t)
     xmin = np.maximum(np.trunc((center - support).astype(t).astype(f64) + 0.5).astype(np.int64), 0)
     xsize = np.minimum(np.trunc((center + support).astype(t).astype(f64) + 0.5).astype(np.int64), a.n) - xmin
     xsize = np.clip(xsize, 0, widest)

@@ -35,7 +35,7 @@ def _scale(a: Axis):
 
 
 def _coordinates(a: Axis, s):
-    i = np.arange(a.m).astype(f32)
+    i = a.outputs().astype(f32)
     if a.spec.coordinate_transformation_mode == "half_pixel":
         return (((i + f32(0.5)) * s).astype(f32) - f32(0.5)).astype(f32)
     return (i * s).astype(f32)
@@ -88,7 +88,7 @@ def _bicubic(a: Axis) -> Taps:
 
 def _area(a: Axis) -> Taps:
     s = _scale(a)
-    i = np.arange(a.m)
+    i = a.outputs()
     start = (i.astype(f32) * s).astype(f32)
     end = ((i + 1).astype(f32) * s).astype(f32)
     first = np.floor(start).astype(np.int64)
