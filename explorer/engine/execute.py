@@ -99,7 +99,8 @@ def _contract(x: np.ndarray, plans, transpose: bool, out):
         steps[axis] = plan.band.T if transpose else plan.band
         ratios[axis] = plan.n / plan.m if transpose else plan.m / plan.n
     ordered = pass_order(ratios, x.ndim)
-    if steps and all(b.gather_slice is not None or b.scatter_slice is not None for b in steps.values()):
+    if steps and (all(b.scatter_slice is not None for b in steps.values())
+                  or all(b.gather_slice is not None for b in steps.values())):
         return _strided_copy(x, steps, out)
     if all(b.one_hot_index is not None for b in steps.values()):
         return _axis_passes(x, ordered, steps, out, exact=False)  # gathers: NaN goes where it is copied
@@ -184,12 +185,12 @@ def _strided_copy(x, steps, out):
     """Every resized axis picks (or, transposed, fills) evenly spaced samples: one strided copy."""
     shape = list(x.shape)
     index = [slice(None)] * x.ndim
-    scatter = any(b.scatter_slice is not None for b in steps.values())
+    # every band fills its slice (the transposes of gathers), or every band picks one (a band may be both: a
+    # one-hot band whose transpose is one-hot too; then either reading is the same copy)
+    scatter = all(b.scatter_slice is not None for b in steps.values())
     for axis, band in steps.items():
         shape[axis] = band.rows
         index[axis] = band.scatter_slice if scatter else band.gather_slice
-    if scatter and not all(b.scatter_slice is not None for b in steps.values()):
-        raise AssertionError("mixed gather and scatter steps")
     target = out if out is not None else (np.zeros(shape, x.dtype) if scatter else None)
     if scatter:
         if out is not None:

@@ -362,8 +362,11 @@ PLAN_BUILDERS = {
 
 
 def _band_from_taps(rows: int, n: int, taps: Taps) -> Band:
-    """The band of a native builder's taps: every live tap is structural (it is read), weight 0 or not."""
+    """The band of a native builder's taps: every live tap is structural (it is read), weight 0 or not; an
+    output set to the extrapolation value (``taps.outside``) reads nothing."""
     live = np.ones(taps.index.shape, bool) if taps.live is None else taps.live
+    if taps.outside is not None:
+        live = live & ~taps.outside[:, None]
     r, k = np.nonzero(live)
     return Band.from_triplets(r, taps.index[r, k], taps.weights[r, k], rows, n)
 

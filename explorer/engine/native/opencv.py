@@ -36,10 +36,13 @@ def area_table(n: int, m: int, inverse_scale: float, outputs=None) -> Taps:
     whole = (j >= s1[:, None]) & (j < s2[:, None])
     first = (j == (s1 - 1)[:, None]) & ((s1 - x0) > 1e-3)[:, None]
     last = (j == s2[:, None]) & ((x1 - s2) > 1e-3)[:, None]
+    beyond = cell <= 0  # a cell past the input (a scale that does not fit the sizes): it reads nothing
+    cell = np.where(beyond, 1.0, cell)
     w = np.where(whole, 1.0 / cell[:, None], 0.0)
     w = np.where(first, ((s1 - x0) / cell)[:, None], w)
     w = np.where(last, (np.minimum(np.minimum(x1 - s2, 1.0), cell) / cell)[:, None], w)
-    live = whole | first | last
+    live = (whole | first | last) & ~beyond[:, None]
+    w = np.where(live, w, 0.0)
     index = np.clip(np.where(live, j, s1[:, None]), 0, n - 1).astype(np.int64)
     return Taps(index, w.astype(f32).astype(f64), (x0 + x1) / 2 - 0.5, s, live=live)
 
