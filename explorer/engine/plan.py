@@ -388,7 +388,8 @@ def _native_plan(n, m, spec, scale, roi, dtype, direction):
     native = NATIVE.get(spec.index_arithmetic)
     if native is None:
         return None
-    rows = _native_rows(n, taps_per_output(n, m, spec, scale, roi))
+    width = taps_per_output(n, m, spec, scale, roi)
+    rows = _native_rows(n, width)
     first = native.build(Axis(n, m, spec, scale, roi, dtype, direction, 0, min(rows, m)))
     if first is None:
         return None
@@ -407,7 +408,7 @@ def _native_plan(n, m, spec, scale, roi, dtype, direction):
                 outside[a:b], has_outside = taps.outside, True
             yield _band_from_taps(b - a, n, taps)
 
-    band = Band.stack(parts(), m, n, min(taps_per_output(n, m, spec, scale, roi), n + 2))
+    band = Band.stack(parts(), m, n, min(width, n + 2))
     return AxisPlan(n, m, band, coordinates, float(first.step), outside if has_outside else None)
 
 

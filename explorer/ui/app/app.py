@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import html
 import json
-import os
 import threading
 from typing import NamedTuple
 
@@ -37,7 +36,7 @@ from .applies import disabled
 from .controls import DEFAULT, LATEST, build_controls, crop_from_centre
 from .downloads import Downloads
 from .links import config_settings, query_settings
-from .state import DEFAULTS, TABS, State, check_budget
+from .state import DEFAULTS, TABS, State, check_budget, is_image_file
 from .tabs import TAB_CLASSES, fix_code
 
 _SHARED_ROWS = (("image", "upload"), ("resize_by", "scale", "scale_text", "size", "align_corners", "antialias"))
@@ -291,7 +290,7 @@ class App:
                                          "bytes or a pathlib.Path")
             changes.pop("image")
         decoded = ()
-        if _is_file(changes.get("image")):
+        if is_image_file(changes.get("image")):
             changes["image"], decoded = read_image(changes["image"])
         valid = self.state.validate(changes)
         image = valid.get("image")
@@ -532,13 +531,6 @@ def _snapped(slider, old, new) -> bool:
     import math
 
     return old is not None and abs(math.log10(new) - math.log10(old)) <= slider.step / 2 + 1e-12
-
-
-def _is_file(value) -> bool:
-    """An image given as a file: its bytes, a path object, or a string naming a file (not a test image)."""
-    if isinstance(value, (bytes, bytearray, memoryview)) or hasattr(value, "__fspath__"):
-        return True
-    return isinstance(value, str) and value not in TEST_IMAGES and os.path.isfile(value)
 
 
 class Upload(NamedTuple):

@@ -200,18 +200,23 @@ def _bool(name):
     return check
 
 
+def is_image_file(value) -> bool:
+    """An image given as a file: its bytes, a path object, or a string naming a file (not a test image)."""
+    if isinstance(value, (bytes, bytearray, memoryview)) or hasattr(value, "__fspath__"):
+        return True
+    return isinstance(value, str) and value not in TEST_IMAGES and os.path.isfile(value)
+
+
 def _image(state, value, changes):
     from ...images import as_image, load_image
 
     if isinstance(value, str) and value in TEST_IMAGES:
         return value
-    if isinstance(value, str) and os.path.isfile(value):
+    if is_image_file(value):
         return load_image(value)
     if isinstance(value, str):
         raise choice_error("image", value, TEST_IMAGES,
                            context="(a built-in test image or an image file; or pass an array or bytes)")
-    if isinstance(value, (bytes, bytearray, memoryview)) or hasattr(value, "__fspath__"):
-        return load_image(value)
     return as_image(value)
 
 
