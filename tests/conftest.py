@@ -11,7 +11,7 @@ os.environ.setdefault("JAX_PLATFORMS", "cpu")
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
 
-# --- large-size oracle tests (tests/test_fidelity_*.py, helpers in tests/fidelity.py) -----------------------
+# --- large-size oracle tests (tests/conventions/test_fidelity_*.py, helpers in tests/fidelity.py) -----------------------
 
 def pytest_addoption(parser):
     group = parser.getgroup("fidelity", "large-size oracle tests")
@@ -46,7 +46,7 @@ def pytest_collection_modifyitems(config, items):
     browser_items = [item for item in items if item.get_closest_marker("browser")]
     if not browser_items:
         return
-    from ui import browser_missing
+    from browser_support import browser_missing
 
     reason = browser_missing()
     if reason is None:
@@ -70,11 +70,11 @@ def pytest_runtest_setup(item):
 
 @pytest.fixture(scope="module")
 def chromium():
-    """A headless Debian chromium, one per test module (see tests/ui.py).  Module scope: Playwright's event
+    """A headless Debian chromium, one per test module (see tests/browser_support.py).  Module scope: Playwright's event
     loop is gone before later modules (nbclient) start theirs."""
     from playwright.sync_api import sync_playwright
 
-    from ui import launch
+    from browser_support import launch
 
     with sync_playwright() as pw:
         instance = launch(pw)

@@ -1,11 +1,11 @@
-"""Sampling and bookkeeping of the large-size oracle tests (``tests/test_fidelity_*.py``).
+"""Sampling and bookkeeping of the large-size oracle tests (``tests/conventions/test_fidelity_*.py``).
 
 Sizes are drawn log-uniformly per axis, up to 8192 in 2-D (under an element budget, so the tests stay within a
 minute or two) and up to 100 000 in 1-D, from a fixed seed (``--fidelity-seed`` changes it, ``--runslow``
 draws more cases from larger budgets).  Every comparison records its error; ``--fidelity-table`` prints the
 worst error per library and dtype at the end of the run, the table the README quotes:
 
-    python -m pytest tests/test_fidelity_*.py --fidelity-table
+    python -m pytest tests/conventions/test_fidelity_*.py --fidelity-table
 
 Errors: float forward ``max |explorer - library| / max(1, max |library|)`` on inputs drawn from [0, 1);
 gradients the same, relative to ``max(1, max |library gradient|)``; integers (uint8, uint16) in LSB; NaN

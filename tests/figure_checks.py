@@ -1,7 +1,7 @@
 """A matplotlib figure as a reader sees it in a notebook: text size on screen, a labelled colorbar for every
 colour-mapped image, titles and labels clear of other panels, and a width that fits the notebook's column.
 
-:func:`install` runs inside a notebook kernel (tests/test_notebooks.py injects it): every figure the inline
+:func:`install` runs inside a notebook kernel (tests/ui/test_notebooks.py injects it): every figure the inline
 backend displays is checked as it is turned into a PNG, and the problems are collected in
 :data:`FIGURE_PROBLEMS`.
 """

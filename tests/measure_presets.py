@@ -63,7 +63,7 @@ def torch():
 
     for row in presets("torch"):
         if row.mode in ("linear", "trilinear"):
-            continue  # 1-D and 3-D: tests/test_torch_oracle.py
+            continue  # 1-D and 3-D: tests/conventions/test_torch_oracle.py
 
         def run(x, s, row=row):
             y = t.nn.functional.interpolate(t.from_numpy(np.moveaxis(x, -1, 0)[None].copy()), size=s, mode=row.mode,
@@ -108,7 +108,7 @@ def onnx():
 
     for row in presets("onnx"):
         if row.options.get("opset") == 10:
-            continue  # scales only: tests/test_conventions_onnx.py
+            continue  # scales only: tests/conventions/test_conventions_onnx.py
         opset = row.options.get("opset", 19)
         run = lambda x, s, row=row, opset=opset: ort_resize(x, row.mode, sizes=s, opset=opset,  # noqa
                                                             **_attributes(row.options))

@@ -1,4 +1,4 @@
-"""Shared size grids for the library preset oracle tests (tests/test_conventions_*.py)."""
+"""Shared size grids for the library preset oracle tests (tests/conventions/test_conventions_*.py)."""
 
 from __future__ import annotations
 

@@ -48,6 +48,6 @@ def test_benchmark_table_is_present_with_its_command():
 
 
 def test_fidelity_table_is_present_with_its_command():
-    assert "python -m pytest tests/test_fidelity_*.py --fidelity-table" in README
+    assert "python -m pytest tests/conventions/test_fidelity_*.py --fidelity-table" in README
     for library in ("torch", "tensorflow", "jax", "onnxruntime", "opencv", "pillow"):
         assert re.search(rf"\| {library} \| float32 \| [0-9.e+-]+ \|", README), library

@@ -5,7 +5,7 @@ Library ids: ``torch``, ``tensorflow``, ``jax``, ``onnx``, ``opencv``, ``pillow`
 ("INTER_CUBIC", "NearestExact", "nearest_exact"); options take the library's own names.  Import from this
 package with ``from explorer.conventions import ...``: ``explorer.conventions`` itself is the :func:`presets` function.
 
-How close each library is: ``tests/test_fidelity_*.py`` compare every library and mode with the real one
+How close each library is: ``tests/conventions/test_fidelity_*.py`` compare every library and mode with the real one
 (PyTorch 2.13, TensorFlow 2.21, JAX 0.10.2, ONNX Runtime 1.32, OpenCV 5.0, Pillow 13.0 on CPU) at sizes drawn
 up to 8192 per axis (100 000 in 1-D), forward and gradient; the README's fidelity table has the worst errors.
 In short:
@@ -26,7 +26,7 @@ Not modelled: Pillow ``box``/``reducing_gap``, TensorFlow ``preserve_aspect_rati
 ``scale_and_translate``, ONNX ``axes``; TensorFlow returns float32 for float64 input where the explorer keeps
 float64.  TensorFlow/JAX Lanczos set the kernel to 1 for ``|t| <= 1e-3`` (weights differ by < 2e-6).  Burn
 was read, not run: its rows are checked against the expected values of Burn's own tests
-(``tests/test_conventions_burn.py``).  PyTorch 2.13's separable CPU kernel gives wrong values when the output
+(``tests/conventions/test_conventions_burn.py``).  PyTorch 2.13's separable CPU kernel gives wrong values when the output
 width is 1 and the height changes (every row repeats row 0); the explorer reproduces that where PyTorch runs
 that kernel (Note [antialias output width 1] in ``explorer.conventions.pytorch``).
 

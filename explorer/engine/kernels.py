@@ -3,7 +3,7 @@
 Each kernel ``K(t)`` is evaluated at ``t = (tap - x) / stretch`` where ``x`` is the source coordinate of an
 output sample and ``stretch = max(step, 1)`` under antialiasing (1 otherwise).
 
-Invariants of the registry (checked in ``tests/test_kernels.py``):
+Invariants of the registry (checked in ``tests/engine/test_kernels.py``):
 
 * ``K`` is even and vanishes for ``|t| >= radius`` (``box`` keeps the half-open ``(-1/2, 1/2]`` of Pillow).
 * ``interpolating`` kernels have ``K(0) = 1`` and ``K(k) = 0`` at every other integer ``k``: resizing to the

@@ -82,7 +82,7 @@ def test_input_shape_fixes_dynamic_axes(capsys, tmp_path):
 def test_usage_errors_exit_2_without_traceback(tmp_path, model_path, argv, message):
     (tmp_path / "notes.onnx").write_text("these are notes, not a model\n")
     argv = [a.format(tmp=tmp_path, model=model_path) for a in argv]
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
     done = subprocess.run([sys.executable, "-m", "explorer", *argv], capture_output=True, text=True, env=env,
                           timeout=120)
     assert done.returncode == 2, done.stderr

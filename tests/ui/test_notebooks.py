@@ -16,7 +16,7 @@ import pytest
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 NOTEBOOK_DIR = REPO / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
 
@@ -68,7 +68,7 @@ def with_figure_checks(nb):
     with every problem found."""
     first = next(i for i, cell in enumerate(nb.cells)
                  if cell.cell_type == "code" and "%matplotlib inline" in cell.source)
-    tests = str(Path(__file__).resolve().parent)
+    tests = str(Path(__file__).resolve().parents[1])
     install = (f"import sys\nsys.path.insert(0, {tests!r})\nimport figure_checks\nfigure_checks.install()")
     verdict = ("assert figure_checks.CHECKED, 'no figure was checked'\n"
                "assert not figure_checks.FIGURE_PROBLEMS, '\\n'.join(figure_checks.FIGURE_PROBLEMS)")

@@ -21,14 +21,14 @@ from pathlib import Path
 
 import pytest
 import servers
-import ui
+import browser_support as ui
 
 from explorer.ui.app import App
 from explorer.ui.app.controls import css_class
 
 pytestmark = pytest.mark.browser
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 NOTEBOOK = REPO / "notebooks" / "explorer.ipynb"
 DOC_SCREENSHOT = REPO / "docs" / "explorer.png"
 TITLES = {"modes": "Modes", "gradients": "Gradients", "kernels": "Kernels", "libraries": "Libraries",

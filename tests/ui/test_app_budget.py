@@ -15,7 +15,7 @@ import pytest
 from explorer.limits import APP_CACHE_BYTES, APP_CACHE_KEEP_BYTES, APP_WORK_PIXELS
 from explorer.ui.app import App
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 TABS = ("modes", "gradients", "kernels", "libraries", "backends", "pick")
 
 

@@ -1,6 +1,6 @@
 """Live oracle: ``library_resize(..., library="torch")`` against ``torch.nn.functional.interpolate``.
 
-The float kernels are covered by tests/test_torch_oracle.py; this checks the library layer: any channel layout
+The float kernels are covered by tests/conventions/test_torch_oracle.py; this checks the library layer: any channel layout
 through ``axes``, every preset row forward and backward, and the uint8 int16 fixed-point path bit-exactly.
 """
 

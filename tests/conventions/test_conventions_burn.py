@@ -52,6 +52,6 @@ def test_every_backend_row_gives_burns_expected_values(case):
 
 def test_the_vectors_cover_every_burn_mode_but_nearest_exact():
     """NearestExact has no expected values in Burn's suite at this commit (it is checked by hand in
-    tests/test_conventions_api.py)."""
+    tests/conventions/test_conventions_api.py)."""
     assert {c["mode"] for c in CASES} == {"Nearest", "Bilinear", "Bicubic", "Lanczos3"}
     assert {c["align_corners"] for c in CASES if c["mode"] != "Nearest"} == {True, False}
