@@ -17,7 +17,7 @@ import explorer  # noqa: E402
 from explorer.advisor import burn_import  # noqa: E402
 from explorer.advisor.knowledge import load  # noqa: E402
 from explorer.advisor.onnx_resize import resize_nodes  # noqa: E402
-from test_scan_onnx import resize_model, run_ort  # noqa: E402
+from onnx_models import resize_model, run_ort  # noqa: E402
 
 pytestmark = pytest.mark.oracle
 

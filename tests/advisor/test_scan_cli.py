@@ -13,7 +13,7 @@ import pytest
 onnx = pytest.importorskip("onnx")
 
 from explorer.__main__ import main  # noqa: E402
-from test_scan_onnx import resize_model  # noqa: E402
+from onnx_models import resize_model  # noqa: E402
 
 KEYS = {"node", "op_type", "opset", "attributes", "input_shape", "output_shape", "equivalents", "findings"}
 
