@@ -2,7 +2,7 @@
 
 Each check returns the normalised value or raises one of :mod:`explorer.errors` naming the argument, the
 value and what is allowed.  PyTorch's own messages for ``F.interpolate`` stay in
-:mod:`explorer.conventions.pytorch` (they are part of the contract it reproduces); everything else checks here.
+:mod:`explorer.conventions.libraries.pytorch` (they are part of the contract it reproduces); everything else checks here.
 
 >>> lengths(7), lengths((3, 4)), axes(3, 2, None), per_axis(0.5, 2, "scale_factor")
 ((7,), (3, 4), (1, 2), (0.5, 0.5))

@@ -252,7 +252,7 @@ def test_every_rounding_and_transform_has_a_case():
     """The parametrised cases above cover every nearest_mode and every Resize-19 transform."""
     seen = {(t, r) for _, t, r, _ in NEAREST_CASES}
     assert {r for _, r in seen} == set(ROUNDING)
-    from explorer.conventions.onnx import OPSETS
+    from explorer.conventions.libraries.onnx import OPSETS
     assert set(TRANSFORMS) | {"tf_half_pixel_for_nn", "half_pixel_symmetric"} <= {t for t, _ in seen}
     assert {10, 11, 13, 18, 19} == set(OPSETS)
 

@@ -152,7 +152,7 @@ def test_an_unchanged_shape_is_copied_whatever_the_scales_or_roi():
 @pytest.mark.parametrize("mode", ["linear", "cubic"])
 @pytest.mark.parametrize("exclude_outside", [0, 1])
 def test_antialias_with_align_corners_stretches_by_the_scale(mode, exclude_outside):
-    """Note [antialias with align_corners] in explorer.conventions.onnx: samples at i (n-1)/(m-1), kernel
+    """Note [antialias with align_corners] in explorer.conventions.libraries.onnx: samples at i (n-1)/(m-1), kernel
     stretched by n/m, whether the output comes from sizes or from scales."""
     options = {"coordinate_transformation_mode": "align_corners", "antialias": 1, "exclude_outside": exclude_outside}
     for h, w, H, W in [(31, 37, 15, 23), (31, 37, 10, 12), (9, 13, 1, 5), (9, 13, 4, 1), (20, 20, 7, 3),
