@@ -122,6 +122,19 @@ class Computation:
         return f"{self.library} {self.mode}{f' ({opts})' if opts else ''}"
 
 
+def same_mode(library: str, options=None):
+    """A backend's ``computes`` that runs the question's own mode in ``library``, with ``options(question)``
+    (none by default): what a backend whose spelling is its library's computes.
+
+    >>> from types import SimpleNamespace
+    >>> same_mode("jax", lambda q: {"antialias": q.antialias})(SimpleNamespace(mode="cubic", antialias=False))
+    Computation(library='jax', mode='cubic', options={'antialias': False}, spec_only=None, steps_by_factor=False)
+    """
+    def computes(q, spatial=None, out=None, intended=True) -> Computation:
+        return Computation(library, q.mode, {} if options is None else options(q))
+    return computes
+
+
 @dataclass(frozen=True)
 class Backend:
     """One backend of a runtime (what :func:`explorer.check` answers for).

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from ...engine.spec import Spec
 from ..library_resize import promote_to_float32
-from ..declarations import Backend, Computation, Runtime
+from ..declarations import Backend, Runtime, same_mode
 from ..registry import Api, Library, Option, register
 
 _RENORMALISE = dict(exclude_outside=True)
@@ -97,8 +97,8 @@ LIBRARY = register(Jax())
 
 
 # ------------------------------------------------------------------------------------------------ the runtime
-def _computes(q, spatial=None, out=None, intended=True) -> Computation:
-    return Computation("jax", q.mode, {"antialias": q.antialias})
+def _antialias(q) -> dict:
+    return {"antialias": q.antialias}
 
 
 def _writes(q, h, w, size, scale_factor):
@@ -108,5 +108,5 @@ def _writes(q, h, w, size, scale_factor):
 RUNTIME = register(Runtime(
     id="jax", title="JAX", order=30,
     backends=(Backend("jax", "jax.image.resize / jax.image.scale_and_translate", ("cpu", "gpu", "tpu"), "python",
-                      spelling="jax", computes=_computes, writes=_writes),),
+                      spelling="jax", computes=same_mode("jax", _antialias), writes=_writes),),
     words=("jax", "jaxlib"), version_markers=("jax==",)))

@@ -30,7 +30,7 @@ from ...engine import fixed_point
 from ...engine.execute import execute
 from ...engine.spec import Spec
 from ...errors import ArgumentTypeError, ArgumentValueError, UnsupportedError
-from ..declarations import Backend, Computation, Runtime
+from ..declarations import Backend, Runtime, same_mode
 from ..registry import Api, Closest, Library, Option, Request, register
 
 _MODES = {
@@ -209,10 +209,6 @@ LIBRARY = register(OpenCV())
 
 
 # ------------------------------------------------------------------------------------------------ the runtime
-def _computes(q, spatial=None, out=None, intended=True) -> Computation:
-    return Computation("opencv", q.mode, {})
-
-
 def _writes(q, h, w, size, scale_factor):
     return "python", f"y = cv2.resize(img, ({w}, {h}), interpolation=cv2.{q.mode})"
 
@@ -220,5 +216,5 @@ def _writes(q, h, w, size, scale_factor):
 RUNTIME = register(Runtime(
     id="opencv", title="OpenCV", order=50,
     backends=(Backend("opencv", "cv2.resize", ("cpu",), "python", aliases=("cv2",), spelling="opencv",
-                      computes=_computes, writes=_writes),),
+                      computes=same_mode("opencv"), writes=_writes),),
     words=("cv2", "opencv"), version_markers=("opencv(",)))

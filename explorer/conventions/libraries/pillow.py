@@ -27,7 +27,7 @@ import numpy as np
 from ...engine import fixed_point
 from ...engine.spec import Spec
 from ...errors import ArgumentTypeError, ArgumentValueError
-from ..declarations import Backend, Computation, Runtime
+from ..declarations import Backend, Runtime, same_mode
 from ..registry import Api, Closest, Library, Option, Request, register
 
 _FILTER = dict(exclude_outside=True, antialias=True)
@@ -175,10 +175,6 @@ LIBRARY = register(Pillow())
 
 
 # ------------------------------------------------------------------------------------------------ the runtime
-def _computes(q, spatial=None, out=None, intended=True) -> Computation:
-    return Computation("pillow", q.mode, {})
-
-
 def _writes(q, h, w, size, scale_factor):
     return "python", f"y = img.resize(({w}, {h}), resample=Image.Resampling.{q.mode})"
 
@@ -186,5 +182,5 @@ def _writes(q, h, w, size, scale_factor):
 RUNTIME = register(Runtime(
     id="pillow", title="Pillow", order=60,
     backends=(Backend("pillow", "PIL.Image.resize", ("cpu",), "python", aliases=("pil",), spelling="pillow",
-                      computes=_computes, writes=_writes),),
+                      computes=same_mode("pillow"), writes=_writes),),
     words=("pil", "pillow", "resampling"), version_markers=("pillow==",)))

@@ -21,7 +21,7 @@ import numpy as np
 from ...engine.spec import Spec
 from ...errors import ArgumentValueError
 from ..library_resize import promote_to_float32
-from ..declarations import Backend, Computation, Runtime
+from ..declarations import Backend, Runtime, same_mode
 from ..registry import Api, Library, Option, register
 
 _RENORMALISE = dict(exclude_outside=True)
@@ -168,8 +168,8 @@ LIBRARY = register(TensorFlow())
 
 
 # ------------------------------------------------------------------------------------------------ the runtime
-def _computes(q, spatial=None, out=None, intended=True) -> Computation:
-    return Computation("tensorflow", q.mode, {"antialias": q.antialias})
+def _antialias(q) -> dict:
+    return {"antialias": q.antialias}
 
 
 def _writes(q, h, w, size, scale_factor):
@@ -180,6 +180,6 @@ def _writes(q, h, w, size, scale_factor):
 RUNTIME = register(Runtime(
     id="tensorflow", title="TensorFlow", order=20,
     backends=(Backend("tensorflow", "tf.image.resize (TensorFlow 2)", ("cpu", "gpu"), "python", aliases=("tf", "tf2"),
-                      spelling="tensorflow", computes=_computes, writes=_writes),),
+                      spelling="tensorflow", computes=same_mode("tensorflow", _antialias), writes=_writes),),
     words=("tensorflow", "tf", "tf2xla", "xla_cpu_jit", "xla_gpu_jit", "tflite"),
     version_markers=("tensorflow==", "tensorflow version: ", "tensorflow-cpu==")))
