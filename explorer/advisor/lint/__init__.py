@@ -100,14 +100,10 @@ def lint(path, backend: str, training: bool | None = None, version=None, device=
     """
     if min_severity not in SEVERITY_ORDER:
         raise choice_error("min_severity", min_severity, SEVERITY_ORDER)
-    question = Question(backend=backend, training=training, version=version, device=device, export=export,
-                        opset=opset, dtype=dtype, deterministic=deterministic, reference=reference,
-                        converter_version=converter_version)
-    judge = Judge(question)  # a clear error for an unknown backend before anything is read
-    any_mode = next(iter(judge.backend.mode_table()))
-    judge.ask(mode=any_mode, backend=judge.backend.id, training=question.trains, version=version, device=device,
-              dtype=dtype, deterministic=deterministic, export=export, opset=opset, reference=reference,
-              converter_version=converter_version)
+    question = Question.of(backend, training=training, version=version, device=device, export=export,
+                           opset=opset, dtype=dtype, deterministic=deterministic, reference=reference,
+                           converter_version=converter_version)  # a clear error before anything is read
+    judge = Judge(question)
     known = suppress.read_baseline(baseline) if baseline is not None else None
     root = Path(path)
     report = LintReport(question=question, root=str(root))

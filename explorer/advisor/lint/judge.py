@@ -18,7 +18,7 @@ device when none was given) is a condition: info level, once per run in the summ
 
 >>> from explorer.advisor.lint.sites import Arg, Site
 >>> site = Site("m.py", 3, 5, "torch", "torch.nn.Upsample", Arg.known("nearest-exact"), rank=Arg.known(2))
->>> verdict = Judge(Question("burn-tch", training=True)).judge(site)
+>>> verdict = Judge(Question.of("burn-tch", training=True)).judge(site)
 >>> sorted({(i.severity, i.rule) for i in verdict.issues})[:2]
 [('error', 'burn-tch-nearest-exact-backward'), ('error', 'burn-tch-nearest-exact-forward')]
 """
@@ -29,8 +29,11 @@ import itertools
 from dataclasses import dataclass, field
 
 from ...conventions import mode_names as names
+from ...errors import ArgumentTypeError, choice_error
 from ..findings import Finding, check
 from ..knowledge import load
+from ..question import FIELDS, Target
+from ..question import Question as AdvisorQuestion
 from . import apis, onnx_import
 from .sites import Arg, Site
 
@@ -52,24 +55,66 @@ NATIVE_ONLY = ("burn", "candle")
 MAX_VARIANTS = 64
 
 
+#: The advisor's question fields a lint run fixes for every call (the others come from each call).
+RUN_FIELDS = ("version", "device", "dtype", "deterministic", "export", "opset", "reference", "converter_version")
+
+
 @dataclass(frozen=True)
 class Question:
-    """The run's question: the backend and the options ``check`` takes (None training: train unless exporting)."""
+    """The run's question: the advisor's :class:`~explorer.advisor.question.Target` and the question fields
+    of :data:`~explorer.advisor.question.FIELDS` that hold for every call, validated once through
+    :meth:`~explorer.advisor.question.Question.of`; what is lint's own is ``training`` None (train unless
+    exporting).
 
-    backend: str
-    training: bool | None = True
-    version: str | None = None
-    device: str | None = None
-    export: str | None = None
-    opset: int | None = None
-    dtype: str = "float32"
-    deterministic: bool = False
-    reference: str | None = "torch"
-    converter_version: str | None = None
+    >>> q = Question.of("burn-libtorch", export="onnx")
+    >>> q.backend, q.trains, q.export
+    ('burn-tch', False, 'onnx')
+    >>> Question.of("torch", dtpye="float16")
+    Traceback (most recent call last):
+    ...
+    explorer.errors.ArgumentTypeError: question field='dtpye' is not valid; choose one of: 'align_corners', ... (did you mean 'dtype'?)
+    """
+
+    target: Target
+    fields: tuple = ()                 # (name, value) of RUN_FIELDS as given
+    training: bool | None = None
+
+    @classmethod
+    def of(cls, backend, training: bool | None = None, **fields) -> "Question":
+        target = Target.of(backend, fields.get("version"), fields.get("device"))
+        given = dict(fields)
+        outside = [k for k in given if k in FIELDS and k not in RUN_FIELDS]
+        if training is not None and not isinstance(training, bool):
+            raise ArgumentTypeError(f"training must be True, False or None, got {training!r}")
+        trains = training if training is not None else fields.get("export") is None
+        any_mode = next(iter(target.backend.mode_table()))
+        AdvisorQuestion.of(mode=any_mode, backend=target.backend.id, training=trains, **given)  # raises on bad
+        if outside:  # a per-call field (align_corners, antialias ...) is the code's, not the run's
+            raise choice_error("lint option", outside[0], RUN_FIELDS, kind=ArgumentTypeError)
+        return cls(target, tuple((k, given.get(k, FIELDS[k])) for k in RUN_FIELDS), training)
+
+    def _field(self, name):
+        return dict(self.fields).get(name, FIELDS[name])
+
+    @property
+    def backend(self) -> str:
+        return self.target.backend.id
 
     @property
     def trains(self) -> bool:
         return self.training if self.training is not None else self.export is None
+
+    version = property(lambda self: self._field("version"))
+    device = property(lambda self: self._field("device"))
+    dtype = property(lambda self: self._field("dtype"))
+    deterministic = property(lambda self: self._field("deterministic"))
+    export = property(lambda self: self._field("export"))
+    opset = property(lambda self: self._field("opset"))
+    reference = property(lambda self: self._field("reference"))
+    converter_version = property(lambda self: self._field("converter_version"))
+
+    def to_dict(self) -> dict:
+        return {"backend": self.backend, **dict(self.fields), "training": self.trains}
 
 
 @dataclass
@@ -142,7 +187,7 @@ class Judge:
     def __init__(self, question: Question):
         self.question = question
         self.kb = load()
-        self.backend = self.kb.backend(question.backend)
+        self.backend = question.target.backend
         self.library = self._names_library(self.backend)
         self._answers: dict = {}
 

@@ -117,7 +117,7 @@ def to_dict(report: LintReport) -> dict:
     q = report.question
     return {
         "tool": TOOL,
-        "question": dict(q.__dict__, training=q.trains) if q else None,
+        "question": q.to_dict() if q else None,
         "exit_status": report.exit_status,
         "counts": {"issues": len(report), "errors": len(report.errors), "files": report.files,
                    "sites": len(report.sites), "suppressed": len(report.suppressed),
