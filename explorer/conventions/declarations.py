@@ -84,7 +84,10 @@ class Api:
     :class:`~explorer.advisor.lint.sites.Site`).  ``codes``: which library's integer codes the mode argument
     accepts.  ``antialias_modes``: modes the antialias argument applies to (None: all).  ``rank``: spatial dims
     it implies; ``size_params``: parameters whose length gives the rank.  ``input``: the parameter holding the
-    data (for ``runs="input"``).  ``aliases``: other public paths of the same function.
+    data (for ``runs="input"``).  ``aliases``: other public paths of the same function.  ``coordinates``:
+    ``repeat`` when the function's nearest repeats each pixel a whole number of times (Keras ``UpSampling2D``:
+    floor nearest), ``tf1`` for TensorFlow 1 ops whose coordinates are legacy (``src = dst * in / out``) unless
+    the call passes ``half_pixel_centers=True`` or ``align_corners=True``; empty: the library's own.
     """
 
     name: str
@@ -101,6 +104,7 @@ class Api:
     scale_param: str | None = None
     input: str | None = None
     aliases: tuple = ()
+    coordinates: str = ""
 
 
 @dataclass(frozen=True)

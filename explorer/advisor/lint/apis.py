@@ -112,8 +112,11 @@ ONNX_MAKE_NODE = {"onnx.helper.make_node": 0}
 ONNX_RESIZE_OPS = ("Resize", "Upsample")
 #: Base classes whose subclasses are trained models (their methods compute in the differentiated, exported
 #: graph): qualified prefixes, and last names of bases defined in other modules of the project or a library.
-MODEL_BASE_PREFIXES = ("torch.nn.", "pytorch_lightning.", "lightning.")
-MODEL_BASE_NAMES = ("Module", "ModelMixin", "LightningModule", "PreTrainedModel", "Sequential", "ModuleList")
+MODEL_BASE_PREFIXES = ("torch.nn.", "pytorch_lightning.", "lightning.", "keras.layers.Layer", "keras.Model",
+                       "keras.models.Model", "tensorflow.keras.layers.Layer", "tensorflow.keras.Model",
+                       "tensorflow.Module", "flax.linen.Module", "flax.nnx.Module", "haiku.Module")
+MODEL_BASE_NAMES = ("Module", "ModelMixin", "LightningModule", "PreTrainedModel", "Sequential", "ModuleList",
+                    "Layer", "Model", "Backbone")
 #: Calls that show a function differentiates what it computes.
 DIFFERENTIATES = ("backward", "torch.autograd.grad", "torch.autograd.backward")
 #: Device names a ``x.device.type == "mps"`` guard may test.

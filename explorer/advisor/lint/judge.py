@@ -25,6 +25,7 @@ device when none was given) is a condition: info level, once per run in the summ
 
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import dataclass, field
 
@@ -53,6 +54,8 @@ HOST_LIBRARIES = ("pillow", "opencv")
 #: Libraries of Rust code: judged only on a backend of the same library.
 NATIVE_ONLY = ("burn", "candle")
 MAX_VARIANTS = 64
+#: Contexts outside the model (``context.py``): a failure there is not the model's.
+OUTSIDE_MODEL = ("preprocessing", "evaluation")
 
 
 #: The advisor's question fields a lint run fixes for every call (the others come from each call).
@@ -242,7 +245,36 @@ class Judge:
         verdict = self.aggregate(site, variants, answers, role)
         if site.library == "onnx" and role == "ported" and self.backend.library == "burn":
             verdict.issues.extend(self.burn_import_issues(site))
+        if role == "ported" and site.extra.get("coordinates") == "legacy":
+            verdict.issues.extend(self.legacy_issues(site))
+        if site.context in OUTSIDE_MODEL:
+            for issue in verdict.issues:
+                if issue.severity == "error":
+                    issue.severity = "warning"
+                    issue.condition = issue.condition or f"in {site.context} code"
+                    issue.message = (f"In {site.context} code (it runs before or after the model, without "
+                                     f"gradients): {issue.message}")
         return verdict
+
+    def legacy_issues(self, site: Site) -> list[Issue]:
+        """A TensorFlow 1 op with legacy coordinates, ported: the port's half-pixel mode reads other source
+        positions (TensorFlow's v1 preset against its v2 preset, weights compared 6 -> 12 and 6 -> 9)."""
+        out = []
+        for mode in site.mode.values:
+            try:
+                family = names.mode_family("tensorflow", mode)
+            except ValueError:
+                continue
+            if family not in INTERPOLATING or not _legacy_differs(mode):
+                continue
+            text = (f"{_short(site.api)} computes with TensorFlow 1's legacy coordinates (src = dst * in / out, "
+                    f"half_pixel_centers=False): {self.backend.id}'s {mode} is half-pixel and gives other values; "
+                    f"pass half_pixel_centers=True in the original, or compare the port's outputs with it")
+            finding = Finding("differs", text, source="explorer.conventions: tensorflow preset version=1 against "
+                              "version=2", record_id="tf1-legacy-coordinates", backend=self.backend.id,
+                              status="differs", operation="convention")
+            out.append(Issue(site, "differs", text, finding.record_id, finding))
+        return out
 
     def burn_import_issues(self, site: Site) -> list[Issue]:
         """What Burn's ONNX import does with a node built in the code: the error that stops it, or a difference."""
@@ -310,6 +342,8 @@ class Judge:
                   "converter_version": q.converter_version}
         if role == "native":
             return dict(mode=mode, align_corners=align, antialias=antialias, **common)
+        if site.extra.get("coordinates") in ("repeat", "legacy") and mode == "nearest":
+            mode = "nearest-floor"  # UpSampling2D repeats pixels; TF1's legacy nearest floors src = dst * in / out
         if site.library == "onnx":
             node = dict(site.extra, mode=mode)
             if self.backend.library == "burn":  # the op Burn's ONNX import generates
@@ -384,6 +418,18 @@ class Judge:
             message = f.message if condition is None else f"{condition[0].upper()}{condition[1:]}: {f.message}"
             verdict.issues.append(Issue(site, severity, message, rule, f, condition))
         return verdict
+
+
+@functools.lru_cache(maxsize=None)
+def _legacy_differs(mode: str) -> bool:
+    """Whether TensorFlow 1's legacy coordinates give other weights than half-pixel ones for ``mode``."""
+    from ...conventions import equivalent, preset
+
+    try:
+        legacy, half = preset("tensorflow", mode, version=1), preset("tensorflow", mode)
+    except ValueError:
+        return False
+    return not (equivalent(legacy, half, 6, 12) and equivalent(legacy, half, 6, 9))
 
 
 def _bools(arg: Arg) -> Arg:

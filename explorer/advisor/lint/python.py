@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 from ...conventions import registry
 from . import apis
+from .context import TRAINS, path_context
 from .sites import CERTAIN, Arg, Site, source_lines
 
 MAX_DEPTH = 8
@@ -679,12 +680,109 @@ class _Module:
             expr, where, _ = bound[api.input][0]
             if self.kind_of(expr, where) in ("cpu", "pil"):
                 runs = "host"  # a tensor made on the host and never moved to a device
+        if api.defaults.get("antialias") == "downscale" and antialias.how == "unknown" and "antialias" not in bound:
+            antialias = self.implicit_antialias(api, bound)
+        extra = self.device_guard(call)
+        if api.antialias_modes is not None:
+            extra["antialias_modes"] = api.antialias_modes
+        if api.coordinates:
+            coordinates = self.coordinates(api, bound, align)
+            if coordinates:
+                extra["coordinates"] = coordinates
+        context = self.context(call)
+        training, exported, differentiated = self.gradients(call), self.exported(call), self.differentiates(call)
+        if context != "model" and not differentiated:
+            training = False
+        if context != "model":
+            exported = False
         return Site(path=self.path, line=line, column=column, end_line=call.end_lineno, library=api.library,
                     api=api.name, mode=mode, align_corners=align, antialias=antialias,
                     rank=self.rank(api, bound), scale_factor=self.passes_scale(api, bound), runs=runs,
-                    training=self.gradients(call), in_model=self.in_model(call), exported=self.exported(call),
-                    differentiated=self.differentiates(call), snippet=self.snippet(line),
-                    extra=self.device_guard(call))
+                    training=training, in_model=self.in_model(call), exported=exported,
+                    differentiated=differentiated, snippet=self.snippet(line), extra=extra, context=context)
+
+    # ------------------------------------------------------------------------------ what the call computes
+    def implicit_antialias(self, api: apis.Api, bound) -> Arg:
+        """JAX's antialias (True by default) acts only when downscaling: known when the code shows the
+        direction (``(n, h // 2, w // 2, c)``, ``(n, h * 2, w * 2, c)``, a scale below or above 1)."""
+        direction = None
+        for param in ("shape", "scale"):
+            for expr, where, _ in bound.get(param, []):
+                direction = direction or self.direction(expr, where, param == "scale")
+        if direction == "down":
+            return Arg.known(True, "implied", f"{api.name.rsplit('.', 1)[-1]} antialiases a downscale by default")
+        if direction == "up":
+            return Arg.known(False, "implied", "the call upscales: antialias acts only when downscaling")
+        return Arg((False, True), "unknown", "antialias=True acts only when downscaling")
+
+    def direction(self, expr, at, is_scale: bool = False, depth: int = 0) -> str | None:
+        """'down' or 'up' when a shape (or scale) expression shows the resize's direction."""
+        if depth > 2:
+            return None
+        if isinstance(expr, ast.Name):
+            for func in self.functions(at):
+                assigns = self.function_assigns(func).get(expr.id)
+                if assigns and len(assigns) == 1 and assigns[0][0] is not None:
+                    return self.direction(assigns[0][0], assigns[0][1], is_scale, depth + 1)
+            return None
+        elements = list(expr.elts) if isinstance(expr, (ast.Tuple, ast.List)) else [expr]
+        seen = set()
+        for e in elements:
+            if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id in ("int", "round") and e.args:
+                e = e.args[0]
+            if is_scale and isinstance(e, ast.Constant) and isinstance(e.value, (int, float)):
+                seen.add("down" if e.value < 1 else "up" if e.value > 1 else "same")
+            elif isinstance(e, ast.BinOp) and isinstance(e.right, ast.Constant) \
+                    and isinstance(e.right.value, (int, float)) and not isinstance(e.right.value, bool):
+                k = e.right.value
+                if isinstance(e.op, (ast.FloorDiv, ast.Div)) and k > 1:
+                    seen.add("down")
+                elif isinstance(e.op, ast.Mult):
+                    seen.add("up" if k > 1 else "down" if k < 1 else "same")
+            elif isinstance(e, ast.BinOp) and isinstance(e.op, ast.Mult) and isinstance(e.left, ast.Constant) \
+                    and isinstance(e.left.value, (int, float)) and e.left.value > 1:
+                seen.add("up")
+        if "down" in seen:
+            return "down"
+        return "up" if "up" in seen else None
+
+    def coordinates(self, api: apis.Api, bound, align: Arg) -> str | None:
+        """``repeat`` (nearest repeats pixels) or ``legacy`` (TensorFlow 1 coordinates) for the call, or None."""
+        if api.coordinates == "repeat":
+            return "repeat"
+        if api.coordinates == "tf1":
+            half = bound.get("half_pixel_centers")
+            half_value = self.evaluate(half[0][0], half[0][1]) if half else Arg.known(False, "api-default")
+            if half_value.certain and half_value.value is False and align.certain and align.value is False:
+                return "legacy"
+        return None
+
+    def context(self, call) -> str:
+        """Where the call runs (:mod:`~explorer.advisor.lint.context`): from the path, a ``test_*`` function or
+        ``Test*`` class around it, a function the code maps over a ``tf.data`` dataset, a script that does not
+        train."""
+        for node in self.ancestors(call):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
+                return "test"
+            if isinstance(node, ast.ClassDef) and (node.name.startswith("Test") or any(
+                    _src(b).endswith("TestCase") for b in node.bases)):
+                return "test"
+        found = path_context(self.path)
+        if found == "script" and TRAINS.search(self.text):
+            return "model"
+        if found:
+            return found
+        for func in self.functions(call):
+            name = getattr(func, "name", None)
+            if name and self._mapped(name):
+                return "preprocessing"
+        return "model"
+
+    def _mapped(self, name: str) -> bool:
+        """True when the module maps a function over a dataset (``ds.map(name)``, ``.map(name, ...)``)."""
+        if not hasattr(self, "_mapped_names"):
+            self._mapped_names = set(re.findall(r"\.map\(\s*(?:lambda[^:]*:\s*)?(\w+)", self.text))
+        return name in self._mapped_names
 
     def mode_values(self, api: apis.Api, arg: Arg) -> Arg:
         """Mode values in the spelling of the library whose rules judge the call."""

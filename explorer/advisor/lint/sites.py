@@ -67,6 +67,8 @@ class Site:
     function); ``differentiated`` is True in code that computes gradients (``torch.enable_grad()``,
     ``.backward()``).  ``exported`` is False for a model-class method that ``forward`` never reaches
     (``get_input``, ``training_step``) and for code in a loss module: an export traces ``forward`` only.
+    ``context`` is where the code runs (:mod:`~explorer.advisor.lint.context`): outside ``model`` code the call
+    runs without gradients unless the code shows them, and is not part of an exported model.
     """
 
     path: str
@@ -88,6 +90,7 @@ class Site:
     snippet: str = ""
     kind: str = "call"                # call | construction | config | node
     extra: dict = field(default_factory=dict)
+    context: str = "model"            # model | test | preprocessing | evaluation | script (context.py)
 
     @property
     def lines(self) -> range:
@@ -102,7 +105,7 @@ class Site:
                 "mode": arg(self.mode), "align_corners": arg(self.align_corners),
                 "antialias": arg(self.antialias), "rank": arg(self.rank), "scale_factor": arg(self.scale_factor),
                 "training": self.training, "in_model": self.in_model, "exported": self.exported,
-                "differentiated": self.differentiated, "snippet": self.snippet, **({"extra": self.extra} if self.extra else {})}
+                "differentiated": self.differentiated, "context": self.context, "snippet": self.snippet, **({"extra": self.extra} if self.extra else {})}
 
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")

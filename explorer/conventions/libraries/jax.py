@@ -51,6 +51,10 @@ class Jax(Library):
         Api("jax.image.resize", ("image", "shape", "method", "antialias", "precision"), mode_param="method",
             defaults={"mode": None, "align_corners": None, "antialias": "downscale"},
             antialias_modes=("linear", "cubic", "lanczos3", "lanczos5")),
+        Api("jax.image.scale_and_translate",
+            ("image", "shape", "spatial_dims", "scale", "translation", "method", "antialias", "precision"),
+            mode_param="method", defaults={"mode": None, "align_corners": None, "antialias": "downscale"},
+            antialias_modes=("linear", "cubic", "lanczos3", "lanczos5")),
     )
     constants = {"jax.image.ResizeMethod": ("jax", {"NEAREST": "nearest", "LINEAR": "linear", "CUBIC": "cubic",
                                                     "LANCZOS3": "lanczos3", "LANCZOS5": "lanczos5"})}

@@ -24,6 +24,10 @@ from ..library_resize import promote_to_float32
 from ..declarations import Backend, Runtime, same_mode
 from ..registry import Api, Library, Option, register
 
+#: Methods tf.image.resize's antialias acts on (measured, tensorflow 2.21: a 12 -> 5 downscale with
+#: antialias=True equals antialias=False for nearest and area; every other method changes).
+_ANTIALIASED = ("bilinear", "bicubic", "lanczos3", "lanczos5", "gaussian", "mitchellcubic")
+
 _RENORMALISE = dict(exclude_outside=True)
 _TF1_METHODS = {"bilinear": "BILINEAR", "nearest": "NEAREST_NEIGHBOR", "bicubic": "BICUBIC", "area": "AREA"}
 
@@ -80,11 +84,35 @@ class TensorFlow(Library):
     apis = (
         Api("tensorflow.image.resize", ("images", "size", "method", "preserve_aspect_ratio", "antialias"),
             mode_param="method", defaults={"mode": "bilinear", "align_corners": None, "antialias": False}, rank=2,
-            aliases=("tensorflow.compat.v2.image.resize",)),
+            antialias_modes=_ANTIALIASED, aliases=("tensorflow.compat.v2.image.resize",)),
+        Api("tensorflow.image.resize_with_pad", ("image", "target_height", "target_width", "method", "antialias"),
+            mode_param="method", defaults={"mode": "bilinear", "align_corners": None, "antialias": False}, rank=2,
+            antialias_modes=_ANTIALIASED, aliases=("tensorflow.compat.v2.image.resize_with_pad",)),
+        # TensorFlow 1 (tf.compat.v1.image.*, tf.raw_ops.Resize*): integer method codes, legacy coordinates
+        Api("tensorflow.compat.v1.image.resize", ("images", "size", "method", "align_corners",
+                                                  "preserve_aspect_ratio", "name"),
+            mode_param="method", defaults={"mode": "bilinear", "align_corners": False, "antialias": False},
+            rank=2, codes="tensorflow", coordinates="tf1",
+            aliases=("tensorflow.compat.v1.image.resize_images", "tensorflow.image.resize_images")),
+        *(Api(f"tensorflow.compat.v1.image.resize_{name}", ("images", "size", "align_corners", "name",
+                                                           "half_pixel_centers"),
+              mode_param=None, fixed={"mode": mode}, defaults={"align_corners": False, "antialias": False}, rank=2,
+              coordinates="tf1", aliases=(f"tensorflow.image.resize_{name}",))
+          for name, mode in (("bilinear", "bilinear"), ("nearest_neighbor", "nearest"), ("bicubic", "bicubic"),
+                             ("area", "area"))),
+        *(Api(f"tensorflow.raw_ops.{op}", ("images", "size", "align_corners", "half_pixel_centers", "name"),
+              mode_param=None, fixed={"mode": mode}, defaults={"align_corners": False, "antialias": False}, rank=2,
+              coordinates="tf1")
+          for op, mode in (("ResizeBilinear", "bilinear"), ("ResizeNearestNeighbor", "nearest"),
+                           ("ResizeBicubic", "bicubic"), ("ResizeArea", "area"))),
     )
     constants = {"tensorflow.image.ResizeMethod": ("tensorflow", {
         "NEAREST_NEIGHBOR": "nearest", "BILINEAR": "bilinear", "BICUBIC": "bicubic", "AREA": "area",
-        "LANCZOS3": "lanczos3", "LANCZOS5": "lanczos5", "MITCHELLCUBIC": "mitchellcubic", "GAUSSIAN": "gaussian"})}
+        "LANCZOS3": "lanczos3", "LANCZOS5": "lanczos5", "MITCHELLCUBIC": "mitchellcubic", "GAUSSIAN": "gaussian"}),
+        "tensorflow.compat.v1.image.ResizeMethod": ("tensorflow", {
+            "NEAREST_NEIGHBOR": "nearest", "BILINEAR": "bilinear", "BICUBIC": "bicubic", "AREA": "area"})}
+    # tf.compat.v1.image.ResizeMethod's integer values (tensorflow 2.21: BILINEAR=0 ... AREA=3)
+    codes = {0: "bilinear", 1: "nearest", 2: "bicubic", 3: "area"}
     options = (
         Option("antialias", False, (False, True)),
         Option("version", 2, (1, 2), "1 selects tf.compat.v1.image.resize_* (legacy coordinates)"),

@@ -1,0 +1,96 @@
+"""Where a call runs, from where its code is: model code, a test, a data pipeline, an evaluation, a script.
+
+Each place is judged by what matters there (``judge.py``):
+
+* ``model``: code of a model, trained by the run's question (``--train``, the default) and exported with it;
+* ``test``: a unit test (``tests/``, ``test_*.py``, ``*_test.py``, a ``test_*`` function or ``Test*`` class,
+  Rust ``#[test]`` functions, ``#[cfg(test)]`` modules, ``tests/`` and ``benches/``): it runs the call forward
+  only, unless it shows gradients; nothing in it is exported;
+* ``preprocessing``: a data pipeline (``tf.data`` maps, ``pp/``, ``data/``, ``transforms/``, Keras image
+  converters, augmentations): it runs before the model, without gradients, and is not ported with it; a
+  difference on the target is a difference in the deployment's preprocessing (``differs``), not a failure of the
+  model;
+* ``evaluation``: evaluators and metrics, likewise outside the model;
+* ``script``: a script or demo that runs a model (``scripts/``, ``tools/``, ``demo*``, ``inference*``; a Rust
+  example's ``main.rs``) and does not train it (no ``.backward()``, optimiser or gradient call in the file).
+
+>>> [path_context(p) for p in ("tests/test_up.py", "big_vision/pp/ops_image.py", "src/models/unet.py",
+...                            "keras_hub/src/models/sam/sam_image_converter.py", "big_vision/evaluators/fid.py")]
+['test', 'preprocessing', None, 'preprocessing', 'evaluation']
+>>> rust_test_lines("fn f() {}\\n#[cfg(test)]\\nmod tests {\\n    #[test]\\n    fn up() {}\\n}\\n")
+{2, 3, 4, 5, 6}
+"""
+
+from __future__ import annotations
+
+import re
+
+CONTEXTS = ("model", "test", "preprocessing", "evaluation", "script")
+
+_PARTS = re.compile(r"[/\\]")
+_TEST_DIRS = {"test", "tests", "testing", "benches", "unittests"}
+_PRE_DIRS = {"pp", "preprocessing", "preprocess", "data", "datasets", "dataset", "transforms", "input_pipeline",
+             "augment", "augmentation", "augmentations", "data_pipeline", "pipelines"}
+_EVAL_DIRS = {"evaluators", "evaluation", "evaluations", "eval", "metrics"}
+_SCRIPT_DIRS = {"scripts", "tools", "demo", "demos"}
+_TEST_FILE = re.compile(r"(^test_.*|.*_test|^conftest|.*_tests)\.(py|rs)$")
+_PRE_FILE = re.compile(r"(preprocess|augment|transforms?\.py$|input_pipeline|_converter\.py$|data_?loader|"
+                       r"dataset)", re.I)
+_EVAL_FILE = re.compile(r"(^eval|_eval\.py$|evaluat|metric)", re.I)
+_SCRIPT_FILE = re.compile(r"^(demo|inference|infer|predict|app|export)[^/]*\.py$", re.I)
+#: A file that shows it trains what it runs.
+TRAINS = re.compile(r"\.backward\s*\(|\bautograd\.grad\s*\(|\bjax\.(value_and_)?grad\s*\(|\bvalue_and_grad\s*\("
+                    r"|\.gradient\s*\(|\boptim(?:izer)?\b|\boptax\b|\bbackward_step\b|\bAdamW?\b|\bSGD\b"
+                    r"|\bGradientTape\b|\btrain_step\b|\.fit\s*\(")
+
+
+def path_context(path: str) -> str | None:
+    """The context a file's path says, or None (model code, or not said)."""
+    parts = [p for p in _PARTS.split(path) if p]
+    if not parts:
+        return None
+    dirs, name = [p.lower() for p in parts[:-1]], parts[-1]
+    if _TEST_DIRS & set(dirs) or _TEST_FILE.match(name):
+        return "test"
+    if _EVAL_DIRS & set(dirs) or _EVAL_FILE.search(name):
+        return "evaluation"
+    if _PRE_DIRS & set(dirs) or _PRE_FILE.search(name):
+        return "preprocessing"
+    if _SCRIPT_DIRS & set(dirs) or _SCRIPT_FILE.match(name):
+        return "script"
+    return None
+
+
+def rust_test_lines(code: str) -> set[int]:
+    """1-based lines of a Rust source (comments and strings blanked) inside ``#[test]`` functions and
+    ``#[cfg(test)]`` items."""
+    lines: set[int] = set()
+    starts = [0] + [m.end() for m in re.finditer(r"\n", code)]
+    for m in re.finditer(r"#\s*\[\s*(?:cfg\s*\(\s*test\s*\)|test|tokio::test|rstest)\s*\]", code):
+        brace = code.find("{", m.end())
+        semi = code.find(";", m.end())
+        if brace < 0 or (0 <= semi < brace and "mod" in code[m.end():semi]):
+            continue  # `#[cfg(test)] mod tests;`: the module is another file
+        depth, i = 0, brace
+        while i < len(code):
+            if code[i] == "{":
+                depth += 1
+            elif code[i] == "}":
+                depth -= 1
+                if depth == 0:
+                    break
+            i += 1
+        first = _line(starts, m.start())
+        lines.update(range(first, _line(starts, i) + 1))
+    return lines
+
+
+def _line(starts: list[int], offset: int) -> int:
+    lo, hi = 0, len(starts) - 1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if starts[mid] <= offset:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo + 1
