@@ -28,10 +28,10 @@ from ...errors import choice_error
 from ...limits import MAX_MODEL_BYTES
 from ..findings import SEVERITY_ORDER
 from ..scan import scan
-from . import files, suppress
+from . import files, overrides, suppress
 from .config import read_config
 from .judge import Condition, Issue, Judge, Question
-from .python import read_python
+from .python import calls_any, module_name, read_python, wrapper_of
 from .rust import lex, read_rust
 from .sites import Arg, Site
 
@@ -109,16 +109,23 @@ def lint(path, backend: str, training: bool | None = None, version=None, device=
     report = LintReport(question=question, root=str(root))
     limit = SEVERITY_ORDER[min_severity]
     conditions: dict = {}
+    read = []   # (relative, reader, text, sites) of every source, judged once all are read
     for file, relative, reader in files.walk(root, include, exclude, report.skipped):
         report.files += 1
         if reader == "onnx":
             _scan_model(file, relative, judge, report, conditions, limit, known)
             continue
         text, sites = _read_sites(file, relative, reader, report)
+        read.append((relative, reader, text, sites))
+    read = _follow_wrappers(read)
+    found = overrides.overridden([s for *_, sites in read for s in sites],
+                                 [(r, kind, t) for r, kind, t, _ in read if kind in ("python", "config")])
+    for relative, reader, text, sites in read:
         if not sites:
             continue
         comments = _comments(reader, text)
-        for site in sites:
+        for site in overrides.apply(found, sites):
+            site.extra.pop("wrapper", None)
             report.sites.append(site)
             verdict = judge.judge(site)
             if not verdict.judged:
@@ -146,6 +153,29 @@ def _read_sites(file, relative: str, reader: str, report: LintReport) -> tuple[s
     except (RecursionError, MemoryError, ValueError) as exc:
         report.skipped.append(files.Skipped(relative, f"cannot be read as {reader} ({type(exc).__name__})"))
     return text, []
+
+
+def _follow_wrappers(read: list) -> list:
+    """Python sources read again with the project's wrappers of a known call (one level): a function whose
+    parameter is the mode of a resize call it makes is an API of its own, and its calls are sites."""
+    wrappers: dict = {}
+    for relative, reader, _, sites in read:
+        for site in sites:
+            found = wrapper_of(site) if reader == "python" else None
+            if found:
+                name, api = found
+                wrappers.setdefault(name, []).append((module_name(relative), api))
+    if not wrappers:
+        return read
+    out = []
+    for relative, reader, text, sites in read:
+        if reader == "python" and calls_any(text, wrappers):
+            try:
+                sites = read_python(text, relative, wrappers)
+            except (SyntaxError, RecursionError, MemoryError, ValueError):
+                pass  # reported as skipped when it was first read
+        out.append((relative, reader, text, sites))
+    return out
 
 
 def _add_conditions(conditions: dict, verdict, site) -> None:

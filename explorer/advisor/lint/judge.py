@@ -35,7 +35,7 @@ from ..findings import Finding, check
 from ..knowledge import load
 from ..question import FIELDS, Target
 from ..question import Question as AdvisorQuestion
-from . import apis, onnx_import
+from . import apis, export_nodes, onnx_import
 from .sites import Arg, Site
 
 #: Modes whose PyTorch spelling fixes the rank.
@@ -237,7 +237,11 @@ class Judge:
                                   "options are possible here; check them with `python -m explorer check`.",
                                   "mode-unknown")])
         answers = []
+        exported = self.exports_nodes(site, role)
         for values in variants:
+            if exported:
+                answers.append((values, self.exported_findings(site, values)))
+                continue
             try:
                 answers.append((values, self.ask(**self.question_for(site, role, values))))
             except ValueError as exc:  # a mode or option the backend's tables do not take
@@ -255,6 +259,39 @@ class Judge:
                     issue.message = (f"In {site.context} code (it runs before or after the model, without "
                                      f"gradients): {issue.message}")
         return verdict
+
+    # ------------------------------------------------------------------------------------------- export
+    def exports_nodes(self, site: Site, role: str) -> bool:
+        """A PyTorch model call exported to ONNX for a runtime that runs the nodes as written (ONNX Runtime,
+        TensorRT): judged as exporter -> node -> runtime, not as a port."""
+        q = self.question
+        return (q.export in ("onnx", "onnx-torchscript") and site.library == "torch" and role != "host"
+                and site.api.startswith("torch.nn") and getattr(self.backend.declared, "runs_nodes", False))
+
+    def exported_findings(self, site: Site, v: dict) -> list[Finding]:
+        """What torch.onnx.export writes for this call at the run's opset (the measured table,
+        ``export_nodes.py``), then what the backend computes for that node (:func:`explorer.scan` of a
+        one-node model: the runtime's records and the node's convention)."""
+        q = self.question
+        opset = q.opset or 17
+        given = "size" if site.scale_factor.how == "api-default" else "scale"
+        mode, rank = v["mode"], int(v["rank"])
+        cell = export_nodes.written("torchscript", opset, mode, v["align_corners"], bool(v["antialias"]), given)
+        if cell is None:
+            return [Finding("info", f"torch.onnx.export at opset {opset} of {mode} was not measured",
+                            source=export_nodes.TABLE.name, unsettled=("opset",))]
+        if "error" in cell:
+            text = (f"torch.onnx.export (opset {opset}) cannot export {_short(site.api)}(mode={mode!r}"
+                    f"{', antialias=True' if v['antialias'] else ''}): {cell['error']}")
+            return [Finding("error", text, source=export_nodes.source(), record_id="torch-onnx-export-fails",
+                            backend="torch", status="fails", operation="export_onnx", error_text=cell["error"])]
+        out = []
+        for node in cell["nodes"]:
+            if node["op"] not in ("Resize", "Upsample"):
+                continue  # AveragePool (area with a size) runs as written
+            out.extend(_node_findings(self.backend.id, opset, rank, tuple(sorted(node["attributes"].items())),
+                                      given == "scale"))
+        return out
 
     def legacy_issues(self, site: Site) -> list[Issue]:
         """A TensorFlow 1 op with legacy coordinates, ported: the port's half-pixel mode reads other source
@@ -418,6 +455,29 @@ class Judge:
             message = f.message if condition is None else f"{condition[0].upper()}{condition[1:]}: {f.message}"
             verdict.issues.append(Issue(site, severity, message, rule, f, condition))
         return verdict
+
+
+@functools.lru_cache(maxsize=None)
+def _node_findings(backend: str, opset: int, rank: int, attributes: tuple, upscale: bool) -> tuple:
+    """The findings :func:`explorer.scan` gives for a model of one Resize node with these attributes
+    (input 8 per spatial axis, scales 2 or 0.5)."""
+    from onnx import TensorProto, helper
+
+    from ..scan import scan
+
+    shape = [1, 1] + [8] * rank
+    factor = 2.0 if upscale else 0.5
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    roi = helper.make_tensor("roi", TensorProto.FLOAT, [0], [])
+    scales = helper.make_tensor("scales", TensorProto.FLOAT, [len(shape)], [1.0, 1.0] + [factor] * rank)
+    node = helper.make_node("Resize", ["x", "roi", "scales"], ["y"], **dict(attributes))
+    graph = helper.make_graph([node], "exported", [x], [y], initializer=[roi, scales])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", max(opset, 11))])
+    found = []
+    for resize in scan(model.SerializeToString(), backend=backend, training=False):
+        found.extend(f for f in resize.findings if not (f.status == "supported" and f.severity == "info"))
+    return tuple(found)
 
 
 @functools.lru_cache(maxsize=None)

@@ -76,12 +76,48 @@ def mentions_resize(text: str) -> bool:
     return any(word in text for word in _words()) and _called().search(text) is not None
 
 
-def read_python(text: str, path: str) -> list[Site]:
-    """Every resize site in one Python source.  Raises SyntaxError for a file Python cannot parse."""
-    if not mentions_resize(text):
+def read_python(text: str, path: str, wrappers: dict | None = None) -> list[Site]:
+    """Every resize site in one Python source.  Raises SyntaxError for a file Python cannot parse.
+
+    ``wrappers``: the project's functions that pass their arguments on to a known call (:func:`wrapper_of`),
+    by name -> [(module, Api)]; their calls are sites too (one level)."""
+    if not mentions_resize(text) and not (wrappers and calls_any(text, wrappers)):
         return []
     tree = ast.parse(text, filename=path)
-    return _Module(tree, text, path).sites()
+    return _Module(tree, text, path, wrappers).sites()
+
+
+def calls_any(text: str, names) -> bool:
+    return any(name in text for name in names) and _called_pattern(names).search(text) is not None
+
+
+def module_name(path: str) -> str:
+    """The dotted module of a source path (``mmseg/ops/wrappers.py`` -> ``mmseg.ops.wrappers``)."""
+    parts = [p for p in re.split(r"[/\\]", path) if p]
+    if parts and parts[-1].endswith(".py"):
+        parts[-1] = parts[-1][:-3]
+    if parts and parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def wrapper_of(site: Site) -> tuple[str, apis.Api] | None:
+    """(function name, Api) of the module-level function a site is in when the call's mode comes from one of
+    its parameters: a project wrapper (mmseg's ``resize(input, size, ..., mode='nearest')`` calling
+    ``F.interpolate``), whose calls are read as calls of the API it wraps."""
+    found = site.extra.get("wrapper")
+    if not found:
+        return None
+    name, params, passes, defaults, inner = found
+    api = apis.lookup(inner)
+    if api is None:
+        return None
+    return name, apis.Api(name=f"{module_name(site.path)}.{name}", params=params, library=api.library,
+                          mode_param=passes.get("mode"), defaults={**api.defaults, **defaults}, fixed=api.fixed,
+                          runs=api.runs, codes=api.codes, antialias_modes=api.antialias_modes, rank=api.rank,
+                          size_params=tuple(p for p in api.size_params if p in params),
+                          scale_param=api.scale_param if api.scale_param in params else None,
+                          input=params[0] if params else None, coordinates=api.coordinates)
 
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
@@ -192,8 +228,11 @@ def _merge(args: list[Arg], detail: str = "") -> Arg:
 
 
 def _with_how(arg: Arg, how: str, detail: str = "") -> Arg:
-    """``arg`` re-labelled as found through ``how`` (when it is certain)."""
+    """``arg`` re-labelled as found through ``how`` (when it is certain); a parameter's default stays named
+    (callers elsewhere may pass another value: ``lint`` looks)."""
     if arg.how in CERTAIN:
+        if arg.how == "param-default" and how != "param-default" and detail:
+            detail = f"{detail}, from the {arg.detail}"
         return Arg(arg.values, how, detail or arg.detail)
     return arg
 
@@ -207,8 +246,9 @@ def _src(node) -> str:
 
 
 class _Module:
-    def __init__(self, tree: ast.Module, text: str, path: str):
+    def __init__(self, tree: ast.Module, text: str, path: str, wrappers: dict | None = None):
         self.tree, self.path, self.text = tree, path, text
+        self.wrappers = wrappers or {}
         self.lines = source_lines(text)
         self.parent: dict = {}
         self.imports: dict[str, str] = {}
@@ -246,7 +286,7 @@ class _Module:
                         api = self.subclass_api.get(base.id)
                     if api is not None and api.name in SUBCLASSED:
                         self.subclass_api[name] = api
-        self.callees = callees() | set(self.subclass_api)
+        self.callees = callees() | set(self.subclass_api) | set(self.wrappers)
 
     # ----------------------------------------------------------------------------------------- scopes
     def locate(self, node) -> None:
@@ -465,8 +505,12 @@ class _Module:
                 default = params[name]
                 if default is None:
                     return Arg.unknown(f"parameter `{name}` has no default")
+                owner = getattr(func, "name", "lambda")
+                if owner == "__init__":
+                    cls = self.enclosing_class(func)
+                    owner = cls.name if cls is not None else owner
                 return _with_how(self.evaluate(default, func, depth + 1), "param-default",
-                                 f"default of parameter `{name}`")
+                                 f"default of parameter `{name}` of `{owner}`")
         assigns = self.module_assigns.get(name)
         if assigns:
             return _with_how(_merge([self.evaluate(v, s, depth + 1) for v, s in assigns], f"`{name}`"),
@@ -597,11 +641,57 @@ class _Module:
             args = args[1:]
         if api is None and qualified in apis.ONNX_MAKE_NODE:
             return self.onnx_site(call, apis.ONNX_MAKE_NODE[qualified])
+        if api is None and self.wrappers:
+            api = self.wrapper_api(call, qualified)
         if api is None and isinstance(call.func, ast.Attribute) and call.func.attr in ("resize", "thumbnail"):
             api = self.pillow_method(call)
         if api is None:
             return None
         return self.make_site(call, api, args, keywords)
+
+    def wrapper_api(self, call: ast.Call, qualified: str | None) -> apis.Api | None:
+        """The Api of a project wrapper this call calls: defined in this module, or imported from the project
+        (a relative import, or a module of the same top package)."""
+        here = module_name(self.path)
+        if isinstance(call.func, ast.Name) and call.func.id in self.local_defs:
+            for module, api in self.wrappers.get(call.func.id, ()):
+                if module == here and not self.is_local(call.func.id, call):
+                    return api
+            return None
+        if not qualified:
+            return None
+        head, _, last = qualified.rpartition(".")
+        for module, api in self.wrappers.get(last, ()):
+            if module == here:
+                continue  # its own definition's module calls it by name (above)
+            if head.startswith(".") or head.split(".")[0] == module.split(".")[0]:
+                return api
+        return None
+
+    def wrapped(self, call: ast.Call, api: apis.Api, bound) -> tuple | None:
+        """(function, parameters, {option: parameter}, {option: default}, api) when the call is in a
+        module-level function and passes one of its parameters as the mode: a wrapper of ``api``."""
+        funcs = self.functions(call)
+        if len(funcs) != 1 or not isinstance(funcs[0], ast.FunctionDef) or funcs[0] not in self.tree.body:
+            return None
+        func = funcs[0]
+        params = self.params(func)
+        passes, defaults = {}, {}
+        for option, param in (("mode", api.mode_param), ("align_corners", "align_corners"),
+                              ("antialias", "antialias")):
+            sources = bound.get(param) if param else None
+            if sources and isinstance(sources[0][0], ast.Name) and sources[0][0].id in params \
+                    and not self.function_assigns(func).get(sources[0][0].id):
+                passes[option] = sources[0][0].id
+                default = params[sources[0][0].id]
+                if default is not None:
+                    value = self.evaluate(default, func)
+                    if value.certain and not isinstance(value.value, Const):
+                        defaults[option] = value.value
+        if "mode" not in passes:
+            return None
+        names = tuple(p.arg for p in func.args.posonlyargs + func.args.args)
+        return func.name, names, passes, defaults, api.name
 
     def pillow_method(self, call: ast.Call) -> apis.Api | None:
         """``img.resize(...)`` / ``img.thumbnail(...)`` when the code shows it is a PIL image."""
@@ -683,6 +773,9 @@ class _Module:
         if api.defaults.get("antialias") == "downscale" and antialias.how == "unknown" and "antialias" not in bound:
             antialias = self.implicit_antialias(api, bound)
         extra = self.device_guard(call)
+        wrapped = self.wrapped(call, api, bound) if not api.name.startswith(module_name(self.path) + ".") else None
+        if wrapped:
+            extra["wrapper"] = wrapped
         if api.antialias_modes is not None:
             extra["antialias_modes"] = api.antialias_modes
         if api.coordinates:

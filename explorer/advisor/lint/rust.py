@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 
+from .context import TRAINS, path_context, rust_test_lines
 from .sites import Arg, Site, source_lines
 
 OPS_MODES = ("Nearest", "NearestExact", "Bilinear", "Bicubic", "Lanczos3")
@@ -219,6 +220,13 @@ class _Reader:
             alias for alias, full in self.uses.items() if full.split("::")[-2:-1] == ["InterpolateMode"]}
         self.candle = "candle" in code
         self._enclosing = self._paren_parents()
+        self.test_lines = rust_test_lines(code)
+        found = path_context(path)
+        if found is None and re.search(r"(^|[/\\])examples[/\\]", path) and re.search(r"\bfn\s+main\s*\(", code):
+            found = "script"  # an example's binary
+        if found == "script" and TRAINS.search(code):
+            found = None
+        self.context = found or "model"
 
     def position(self, offset: int) -> tuple[int, int]:
         lo, hi = 0, len(self.line_starts) - 1
@@ -267,10 +275,13 @@ class _Reader:
             api = "burn::tensor::module::interpolate"
         line, column = self.position(call if call is not None else offset)
         end_line, _ = self.position(end)
+        context = "test" if line in self.test_lines else self.context
+        outside = context != "model"
         return Site(path=self.path, line=line, column=column, end_line=max(end_line, line), library=library,
                     api=api, mode=mode, align_corners=align, antialias=Arg.known(False, "api-default"),
                     rank=Arg.known(rank, "implied"), scale_factor=scale, runs="model", kind="construction",
-                    snippet=self.snippet(line))
+                    snippet=self.snippet(line), context=context, training=False if outside else None,
+                    exported=False if outside else None)
 
     def chain(self, after: int) -> tuple[list[tuple[str, str]], int]:
         """``.method(args)`` calls following a construction: ([(method, args)], end offset)."""
