@@ -56,6 +56,8 @@ NATIVE_ONLY = ("burn", "candle")
 MAX_VARIANTS = 64
 #: Contexts outside the model (``context.py``): a failure there is not the model's.
 OUTSIDE_MODEL = ("preprocessing", "evaluation")
+#: Libraries whose calls, ported, are compared with the PyTorch convention the port is asked in.
+CONVENTION_SOURCES = ("tensorflow", "jax")
 
 
 #: The advisor's question fields a lint run fixes for every call (the others come from each call).
@@ -223,6 +225,8 @@ class Judge:
         role = self.role(site)
         if role == "skip":
             return Verdict(judged=False)
+        if role == "ported" and site.context == "test":
+            return Verdict()  # a test of the original library is not ported with the model
         device = self.question.device
         if device and (device in site.extra.get("not_on", ()) or
                        site.extra.get("only_on") and device not in site.extra["only_on"]):
@@ -249,7 +253,7 @@ class Judge:
         verdict = self.aggregate(site, variants, answers, role)
         if site.library == "onnx" and role == "ported" and self.backend.library == "burn":
             verdict.issues.extend(self.burn_import_issues(site))
-        if role == "ported" and site.extra.get("coordinates") == "legacy":
+        if role == "ported" and site.library in CONVENTION_SOURCES:
             verdict.issues.extend(self.legacy_issues(site))
         if site.context in OUTSIDE_MODEL:
             for issue in verdict.issues:
@@ -294,22 +298,31 @@ class Judge:
         return out
 
     def legacy_issues(self, site: Site) -> list[Issue]:
-        """A TensorFlow 1 op with legacy coordinates, ported: the port's half-pixel mode reads other source
-        positions (TensorFlow's v1 preset against its v2 preset, weights compared 6 -> 12 and 6 -> 9)."""
+        """A TensorFlow or JAX call ported: the port is asked as PyTorch's mode of the same family (half-pixel,
+        Keys a=-0.75 for cubic), so where the source library computes that family otherwise (TensorFlow 1's
+        legacy coordinates; TensorFlow's and JAX's cubic with a=-0.5) the port gives other values.  Decided by
+        the presets' weights (the source's against PyTorch's, 6 -> 12 and 6 -> 9)."""
         out = []
+        legacy = site.extra.get("coordinates") == "legacy"
         for mode in site.mode.values:
             try:
-                family = names.mode_family("tensorflow", mode)
+                family = names.mode_family(site.library, mode)
             except ValueError:
                 continue
-            if family not in INTERPOLATING or not _legacy_differs(mode):
+            if family not in ("linear", "cubic") or not _source_differs(site.library, mode, family, legacy):
                 continue
-            text = (f"{_short(site.api)} computes with TensorFlow 1's legacy coordinates (src = dst * in / out, "
-                    f"half_pixel_centers=False): {self.backend.id}'s {mode} is half-pixel and gives other values; "
-                    f"pass half_pixel_centers=True in the original, or compare the port's outputs with it")
-            finding = Finding("differs", text, source="explorer.conventions: tensorflow preset version=1 against "
-                              "version=2", record_id="tf1-legacy-coordinates", backend=self.backend.id,
-                              status="differs", operation="convention")
+            if legacy:
+                why = "TensorFlow 1's legacy coordinates (src = dst * in / out, half_pixel_centers=False)"
+                hint = "pass half_pixel_centers=True in the original, or compare the port's outputs with it"
+            else:
+                why = f"{site.library}'s {mode} (its own kernel or coordinates, not PyTorch's {family})"
+                hint = "compare the port's outputs with the original's"
+            text = (f"{_short(site.api)} computes with {why}: {self.backend.id}'s {family} port gives other "
+                    f"values; {hint}")
+            finding = Finding("differs", text, source=f"explorer.conventions presets: {site.library} "
+                              f"{mode}{' version=1' if legacy else ''} against torch {family} (weights compared)",
+                              record_id="tf1-legacy-coordinates" if legacy else "port-convention-differs",
+                              backend=self.backend.id, status="differs", operation="convention")
             out.append(Issue(site, "differs", text, finding.record_id, finding))
         return out
 
@@ -481,15 +494,17 @@ def _node_findings(backend: str, opset: int, rank: int, attributes: tuple, upsca
 
 
 @functools.lru_cache(maxsize=None)
-def _legacy_differs(mode: str) -> bool:
-    """Whether TensorFlow 1's legacy coordinates give other weights than half-pixel ones for ``mode``."""
+def _source_differs(library: str, mode: str, family: str, legacy: bool) -> bool:
+    """Whether ``library``'s ``mode`` gives other upsampling weights than PyTorch's mode of its family."""
     from ...conventions import equivalent, preset
 
+    torch_mode = {"linear": "bilinear", "cubic": "bicubic"}[family]
     try:
-        legacy, half = preset("tensorflow", mode, version=1), preset("tensorflow", mode)
+        source = preset(library, mode, **({"version": 1} if legacy else {}))
+        port = preset("torch", torch_mode, align_corners=False)
     except ValueError:
         return False
-    return not (equivalent(legacy, half, 6, 12) and equivalent(legacy, half, 6, 9))
+    return not (equivalent(source, port, 6, 12) and equivalent(source, port, 6, 9))
 
 
 def _bools(arg: Arg) -> Arg:
