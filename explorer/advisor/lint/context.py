@@ -64,7 +64,13 @@ def path_context(path: str) -> str | None:
 def rust_test_lines(code: str) -> set[int]:
     """1-based lines of a Rust source (comments and strings blanked) inside ``#[test]`` functions and
     ``#[cfg(test)]`` items."""
-    lines: set[int] = set()
+    return set(rust_tests(code))
+
+
+def rust_tests(code: str) -> dict[int, bool]:
+    """{line: whether the innermost test item around it computes gradients (``.backward()``)} for the lines
+    of ``#[test]`` functions and ``#[cfg(test)]`` items."""
+    lines: dict[int, bool] = {}
     starts = [0] + [m.end() for m in re.finditer(r"\n", code)]
     for m in re.finditer(r"#\s*\[\s*(?:cfg\s*\(\s*test\s*\)|test|tokio::test|rstest)\s*\]", code):
         brace = code.find("{", m.end())
@@ -81,7 +87,9 @@ def rust_test_lines(code: str) -> set[int]:
                     break
             i += 1
         first = _line(starts, m.start())
-        lines.update(range(first, _line(starts, i) + 1))
+        trains = TRAINS.search(code, m.start(), i) is not None
+        for line in range(first, _line(starts, i) + 1):
+            lines[line] = trains  # items found later are nested in earlier ones: the innermost wins
     return lines
 
 

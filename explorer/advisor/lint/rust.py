@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from .context import TRAINS, path_context, rust_test_lines
+from .context import TRAINS, path_context, rust_tests
 from .sites import Arg, Site, source_lines
 
 OPS_MODES = ("Nearest", "NearestExact", "Bilinear", "Bicubic", "Lanczos3")
@@ -220,7 +220,7 @@ class _Reader:
             alias for alias, full in self.uses.items() if full.split("::")[-2:-1] == ["InterpolateMode"]}
         self.candle = "candle" in code
         self._enclosing = self._paren_parents()
-        self.test_lines = rust_test_lines(code)
+        self.test_lines = rust_tests(code)
         found = path_context(path)
         if found is None and re.search(r"(^|[/\\])examples[/\\]", path) and re.search(r"\bfn\s+main\s*\(", code):
             found = "script"  # an example's binary
@@ -276,12 +276,22 @@ class _Reader:
         line, column = self.position(call if call is not None else offset)
         end_line, _ = self.position(end)
         context = "test" if line in self.test_lines else self.context
-        outside = context != "model"
+        outside = context != "model" and not self.fn_trains(offset, line)  # a gradient test trains
         return Site(path=self.path, line=line, column=column, end_line=max(end_line, line), library=library,
                     api=api, mode=mode, align_corners=align, antialias=Arg.known(False, "api-default"),
                     rank=Arg.known(rank, "implied"), scale_factor=scale, runs="model", kind="construction",
                     snippet=self.snippet(line), context=context, training=False if outside else None,
                     exported=False if outside else None)
+
+    def fn_trains(self, offset: int, line: int) -> bool:
+        """Whether the test around ``offset`` computes gradients: its ``#[test]`` item, else its ``fn``."""
+        if line in self.test_lines:
+            return self.test_lines[line]
+        start = max(self.code.rfind("\nfn ", 0, offset), self.code.rfind(" fn ", 0, offset))
+        brace = self.code.find("{", start) if start >= 0 else -1
+        if brace < 0 or brace > offset:
+            return False
+        return TRAINS.search(self.code, start, _balanced(self.code, brace) + 1) is not None
 
     def chain(self, after: int) -> tuple[list[tuple[str, str]], int]:
         """``.method(args)`` calls following a construction: ([(method, args)], end offset)."""

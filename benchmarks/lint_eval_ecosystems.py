@@ -1,0 +1,117 @@
+"""lint's errors right and risky calls found per ecosystem, on hand-labelled real repositories.
+
+    python benchmarks/lint_eval_ecosystems.py TREES [--set dev|heldout] [--misses]
+
+TREES holds ``dev/src/<owner>+<repo>`` and ``heldout/src/<owner>+<repo>``: the working trees of the commits the
+labels name (``benchmarks/lint_eval/{dev,heldout}.jsonl``: repo, commit, ecosystem, path, line, kind, and per
+target the expected severity of a risky call).  The development set was used while building; the held-out set
+was labelled after the code was written and not tuned on.  For each repository and target the linter runs over
+the whole tree; its findings (warning and above) on the labelled files are matched by path and line:
+
+* errors right: of the lines reported as errors, the share labelled error;
+* risky found: of the lines labelled risky (error, differs or warning), the share reported at warning or above;
+* on a non-call: findings on lines labelled as no call (strings, project classes, instance calls) or not
+  labelled at all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from explorer.advisor.lint import lint  # noqa: E402
+
+LABELS = Path(__file__).resolve().parent / "lint_eval"
+TARGETS = {"burn": {"backend": "burn-tch", "training": True}, "candle": {"backend": "candle", "training": True},
+           "mps": {"backend": "torch", "device": "mps", "training": True},
+           "ort11": {"backend": "onnxruntime", "export": "onnx", "opset": 11}}
+COMMANDS = {"burn": "--backend burn-tch --train", "candle": "--backend candle --train",
+            "mps": "--backend torch --device mps --train", "ort11": "--backend onnxruntime --export onnx --opset 11"}
+#: Targets scored per ecosystem (PyTorch targets read PyTorch code; every ecosystem is ported to Burn and candle).
+SCORED = {"PyTorch": ("burn", "candle", "mps", "ort11"), "JAX/TF": ("burn", "candle"), "Keras 3": ("burn", "candle"),
+          "Rust": ("burn", "candle")}
+CALLS = ("call", "wrapper-call")
+ORDER = {"error": 0, "differs": 1, "warning": 2, "info": 3}
+
+
+def evaluate(tree: Path, rows: list[dict], target: str) -> tuple[dict, list]:
+    started = time.process_time()
+    report = lint(tree, **TARGETS[target])
+    seconds = time.process_time() - started
+    files = {r["path"] for r in rows}
+    by_line = {(r["path"], r["line"]): r for r in rows}
+    shown: dict = {}
+    for issue in report:
+        key = (issue.site.path, issue.site.line)
+        if issue.site.path in files and (key not in shown or ORDER[issue.severity] < ORDER[shown[key]]):
+            shown[key] = issue.severity
+    s = defaultdict(int)
+    notes = []
+    for key, severity in shown.items():
+        row = by_line.get(key)
+        expected = (row or {}).get("risk", {}).get(target)
+        if row is None or row["kind"] not in CALLS + ("test",):
+            s["on_non_call"] += 1
+            notes.append(("NON-CALL", key, severity, row["kind"] if row else "unlabelled"))
+        if severity == "error":
+            s["errors"] += 1
+            s["errors_right"] += expected == "error"
+            if expected != "error":
+                notes.append(("WRONG-ERROR", key, expected, row["note"] if row else ""))
+    for row in rows:
+        expected = row.get("risk", {}).get(target)
+        if not expected:
+            continue
+        s["risky"] += 1
+        got = shown.get((row["path"], row["line"]))
+        s["found"] += got is not None
+        if got is None:
+            notes.append(("MISS", (row["path"], row["line"]), expected, row["note"]))
+    s["seconds"] = seconds
+    return s, notes
+
+
+def ratio(a, b) -> str:
+    return "—" if not b else f"{100 * a / b:.0f}% ({a}/{b})"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("trees", type=Path)
+    parser.add_argument("--set", choices=("dev", "heldout"), action="append")
+    parser.add_argument("--misses", action="store_true")
+    args = parser.parse_args(argv)
+    out = ["| set | ecosystem | repositories | errors right | risky found | findings on a non-call | CPU s |",
+           "|---|---|---|---|---|---|---|"]
+    for name in args.set or ("dev", "heldout"):
+        rows = [json.loads(line) for line in (LABELS / f"{name}.jsonl").read_text().splitlines() if line.strip()]
+        by_repo = defaultdict(list)
+        for row in rows:
+            by_repo[row["repo"]].append(row)
+        totals = defaultdict(lambda: defaultdict(int))
+        repos = defaultdict(set)
+        for repo, repo_rows in by_repo.items():
+            ecosystem = repo_rows[0]["ecosystem"]
+            repos[ecosystem].add(repo.replace("+", "/"))
+            for target in SCORED[ecosystem]:
+                stats, notes = evaluate(args.trees / name / "src" / repo, repo_rows, target)
+                for k, v in stats.items():
+                    totals[ecosystem][k] += v
+                if args.misses:
+                    for note in notes:
+                        print(f"  {name} {repo} {target}: {note}", file=sys.stderr)
+        for ecosystem, s in totals.items():
+            out.append(f"| {name} | {ecosystem} | {', '.join(sorted(repos[ecosystem]))} | "
+                       f"{ratio(s['errors_right'], s['errors'])} | {ratio(s['found'], s['risky'])} | "
+                       f"{s['on_non_call']} | {s['seconds']:.1f} |")
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
