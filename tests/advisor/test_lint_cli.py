@@ -32,8 +32,8 @@ def run(capsys, *argv):
 def repo(tmp_path):
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "net.py").write_text(RISKY)
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "test_net.py").write_text(RISKY)
+    (tmp_path / "vendor").mkdir()  # a second model tree (tests/ would be test code: not ported)
+    (tmp_path / "vendor" / "vendored_net.py").write_text(RISKY)
     return tmp_path
 
 
@@ -61,10 +61,10 @@ def test_training_is_the_default_as_in_the_api(capsys, repo):
 
 
 def test_include_and_exclude(capsys, repo):
-    code, out, _ = run(capsys, "lint", str(repo), "--backend", "burn-tch", "--exclude", "tests")
-    assert code == 1 and "test_net.py" not in out and "net.py:7" in out
-    code, out, _ = run(capsys, "lint", str(repo), "--backend", "burn-tch", "--include", "tests/*")
-    assert code == 1 and "test_net.py" in out and os.path.join("src", "net.py") not in out
+    code, out, _ = run(capsys, "lint", str(repo), "--backend", "burn-tch", "--exclude", "vendor")
+    assert code == 1 and "vendored_net.py" not in out and "net.py:7" in out
+    code, out, _ = run(capsys, "lint", str(repo), "--backend", "burn-tch", "--include", "vendor/*")
+    assert code == 1 and "vendored_net.py" in out and os.path.join("src", "net.py") not in out
     code, out, _ = run(capsys, "lint", str(repo), "--backend", "burn-tch", "--include", "*.rs")
     assert code == 0 and "0 finding(s)" in out
 

@@ -1,0 +1,182 @@
+"""lint on Keras 3, JAX, TensorFlow and Rust code: what the call computes, where it runs, export targets."""
+
+import io
+import warnings
+
+import numpy as np
+import pytest
+
+from explorer.advisor.lint import lint
+from explorer.advisor.lint.export_nodes import written
+
+
+def _lint(tmp_path, files, **question):
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return lint(tmp_path, min_severity="warning", **question)
+
+
+def _rules(report, line=None):
+    return {(i.severity, i.rule) for i in report if line is None or i.site.line == line}
+
+
+KERAS = """import keras
+from keras import ops
+class Up(keras.layers.Layer):
+    def call(self, x):
+        a = keras.layers.UpSampling2D(2)(x)
+        b = ops.image.resize(x, (64, 64), interpolation="nearest")
+        return a + b
+"""
+
+
+def test_upsampling2d_nearest_is_burns_nearest_but_half_pixel_nearest_is_not(tmp_path):
+    report = _lint(tmp_path, {"m.py": KERAS}, backend="burn-tch", training=True)
+    assert not _rules(report, 5)
+    assert ("error", "burn-tch-nearest-exact-forward") in _rules(report, 6)
+
+
+def test_upsampling2d_nearest_repeats_pixels():
+    keras = pytest.importorskip("keras")
+    x = np.random.RandomState(0).rand(1, 5, 7, 2).astype(np.float32)
+    y = np.asarray(keras.layers.UpSampling2D(size=(2, 3), interpolation="nearest")(x))
+    assert np.array_equal(y, np.repeat(np.repeat(x, 2, 1), 3, 2))
+
+
+def test_tf_area_antialias_is_not_carried_into_a_torch_argument_error(tmp_path):
+    src = "import tensorflow as tf\ndef f(x):\n    return tf.image.resize(x, (3, 3), 'area', antialias=True)\n"
+    report = _lint(tmp_path, {"m.py": src}, backend="torch", device="mps", training=True)
+    assert not any("antialias" in r for _, r in _rules(report))
+
+
+def test_tf_area_and_nearest_ignore_antialias():
+    tf = pytest.importorskip("tensorflow")
+    x = np.random.RandomState(1).rand(1, 12, 12, 1).astype(np.float32)
+    for method in ("area", "nearest"):
+        a = tf.image.resize(x, (5, 7), method=method, antialias=True).numpy()
+        b = tf.image.resize(x, (5, 7), method=method, antialias=False).numpy()
+        assert np.array_equal(a, b)
+    a = tf.image.resize(x, (5, 7), method="bilinear", antialias=True).numpy()
+    assert not np.array_equal(a, tf.image.resize(x, (5, 7), method="bilinear").numpy())
+
+
+def test_jax_downscale_in_the_shape_is_antialiased(tmp_path):
+    src = "import jax\ndef f(x, n, h, w, c):\n    return jax.image.resize(x, (n, h // 2, w // 2, c), 'linear')\n"
+    report = _lint(tmp_path, {"m.py": src}, backend="burn-tch", training=True)
+    assert ("error", "burn-no-antialias") in _rules(report, 3)
+    up = src.replace("h // 2, w // 2", "h * 2, w * 2")
+    assert ("error", "burn-no-antialias") not in _rules(_lint(tmp_path / "up", {"m.py": up}, backend="burn-tch"))
+
+
+def test_tf1_legacy_coordinates_ported_differ_and_legacy_nearest_is_floor(tmp_path):
+    src = ("import tensorflow as tf\ndef f(x):\n    a = tf.compat.v1.image.resize_bilinear(x, (8, 8))\n"
+           "    b = tf.compat.v1.image.resize_nearest_neighbor(x, (8, 8))\n"
+           "    c = tf.compat.v1.image.resize_bilinear(x, (8, 8), half_pixel_centers=True)\n    return a\n")
+    report = _lint(tmp_path, {"m.py": src}, backend="burn-tch", training=False)
+    assert ("differs", "tf1-legacy-coordinates") in _rules(report, 3)
+    assert not _rules(report, 4) and not _rules(report, 5)
+
+
+def test_tensorflow_cubic_ported_differs(tmp_path):
+    src = "import tensorflow as tf\ndef f(x):\n    return tf.image.resize(x, (8, 8), 'bicubic')\n"
+    assert ("differs", "port-convention-differs") in _rules(_lint(tmp_path, {"m.py": src}, backend="burn-tch"))
+
+
+CANDLE_TESTS = """use candle::Tensor;
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn forward() {
+        let y = x.upsample_bilinear2d(8, 8, false)?;
+    }
+    #[test]
+    fn grad() {
+        let y = x.upsample_nearest2d(4, 4)?;
+        let g = y.backward()?;
+    }
+}
+"""
+
+
+def test_rust_tests_run_forward_only_unless_they_compute_gradients(tmp_path):
+    report = _lint(tmp_path, {"src/up.rs": CANDLE_TESTS}, backend="candle", training=True)
+    assert not _rules(report, 6)
+    assert ("differs", "candle-nearest-backward-overwrites") in _rules(report, 10)
+    model = "use candle::Tensor;\nfn up(x: &Tensor) -> Tensor { x.upsample_bilinear2d(8, 8, false).unwrap() }\n"
+    assert ("error", "candle-bilinear-backward") in _rules(_lint(tmp_path / "m", {"src/m.rs": model}, backend="candle"))
+
+
+def test_preprocessing_and_tests_are_not_the_model(tmp_path):
+    src = "import tensorflow as tf\ndef f(x):\n    return tf.image.resize(x, (8, 8), 'area')\n"
+    report = _lint(tmp_path, {"pp/ops.py": src, "tests/test_ops.py": src, "model.py": src}, backend="burn-tch")
+    severities = {i.site.path: i.severity for i in report}
+    assert severities == {"pp/ops.py": "warning", "model.py": "error"}
+
+
+WRAPPER = {"pkg/ops/wrappers.py": "import torch.nn.functional as F\n"
+                                  "def resize(input, size=None, scale_factor=None, mode='nearest', align_corners=None):\n"
+                                  "    return F.interpolate(input, size, scale_factor, mode, align_corners)\n",
+           "pkg/ops/__init__.py": "from .wrappers import resize\n",
+           "pkg/head.py": "from torch import nn\nfrom .ops import resize\nclass Head(nn.Module):\n"
+                          "    def forward(self, x):\n        return resize(x, size=(3, 3), mode='nearest-exact')\n"}
+
+
+def test_a_wrapper_of_a_known_call_is_followed_one_level(tmp_path):
+    report = _lint(tmp_path, WRAPPER, backend="burn-tch", training=True)
+    at_head = {i.rule for i in report if i.site.path == "pkg/head.py"}
+    assert "burn-tch-nearest-exact-forward" in at_head
+
+
+DEFAULTS = {"vit.py": "import torch.nn.functional as F\nfrom torch import nn\nclass ViT(nn.Module):\n"
+                      "    def __init__(self, interpolate_antialias=False):\n        super().__init__()\n"
+                      "        self.aa = interpolate_antialias\n    def forward(self, x):\n"
+                      "        return F.interpolate(x, scale_factor=0.5, mode='bicubic', antialias=self.aa)\n",
+            "hub.py": "from .vit import ViT\ndef vit_large():\n    return ViT(interpolate_antialias=True)\n"}
+
+
+def test_a_default_that_callers_override_is_a_branch(tmp_path):
+    report = _lint(tmp_path, DEFAULTS, backend="burn-tch", training=True)
+    issues = [i for i in report if i.rule == "burn-no-antialias"]
+    assert issues and all(i.severity == "warning" and i.condition == "with antialias=True" for i in issues)
+    assert "interpolate_antialias=True" in issues[0].site.antialias.detail
+    alone = _lint(tmp_path / "alone", {"vit.py": DEFAULTS["vit.py"]}, backend="burn-tch", training=True)
+    assert not [i for i in alone if i.rule == "burn-no-antialias"]
+
+
+EXPORTED = """import torch.nn.functional as F
+from torch import nn
+class M(nn.Module):
+    def forward(self, x):
+        a = F.interpolate(x, scale_factor=2, mode="nearest")
+        b = F.interpolate(x, size=(4, 4), mode="area")
+        c = F.interpolate(x, scale_factor=2, mode="nearest-exact")
+        return a
+"""
+
+
+def test_export_target_is_exporter_then_node_then_runtime(tmp_path):
+    report = _lint(tmp_path, {"m.py": EXPORTED}, backend="onnxruntime", export="onnx", opset=11)
+    assert not _rules(report, 5) and not _rules(report, 6)
+    assert ("error", "torch-onnx-export-fails") in _rules(report, 7)
+
+
+def test_the_export_table_is_what_torch_onnx_export_writes():
+    torch = pytest.importorskip("torch")
+    onnx = pytest.importorskip("onnx")
+    import torch.nn.functional as F
+
+    class Up(torch.nn.Module):
+        def forward(self, x):
+            return F.interpolate(x, scale_factor=2, mode="nearest")
+
+    buffer = io.BytesIO()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.onnx.export(Up(), (torch.zeros(1, 1, 8, 8),), buffer, opset_version=11, dynamo=False)
+    [node] = [n for n in onnx.load_from_string(buffer.getvalue()).graph.node if n.op_type == "Resize"]
+    live = {a.name: onnx.helper.get_attribute_value(a) for a in node.attribute}
+    cell = written("torchscript", 11, "nearest", None, False, "scale")["nodes"][0]["attributes"]
+    for key in ("coordinate_transformation_mode", "nearest_mode", "mode"):
+        assert cell[key] == live[key].decode()
