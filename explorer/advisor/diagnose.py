@@ -42,6 +42,8 @@ MIN_WEIGHT = 9.0
 COMMON_WORDS = frozenset("""a an and are as at be but by can cannot could for from got has have if in is it must
 no not of on or should that the this to was with zero division index out bounds invalid argument unexpected
 keyword error value type""".split())
+#: a known text of at most this many words matches only when the paste holds it as a phrase or names its runtime
+SHORT_TEXT = 5
 #: answers within this share of the best score are given too
 TIES = 0.9
 
@@ -247,6 +249,9 @@ def _candidates(words: set, clues: Clues) -> list[_Candidate]:
             continue
         if len(k.words) <= 4 and k.words <= COMMON_WORDS and not (clues.runtimes & _record_libraries(k.record)):
             continue
+        if len(k.words) <= SHORT_TEXT and not (clues.runtimes & _record_libraries(k.record)) \
+                and not _phrase_in(k.text, clues):
+            continue  # a few words another library may say too: only the whole phrase, or with its runtime
         gate = _op_gate(k, clues)
         if gate is None:
             continue
@@ -257,6 +262,12 @@ def _candidates(words: set, clues: Clues) -> list[_Candidate]:
             factor *= 0.7  # an error explains a failing run better than a warning printed on the way
         out.append(_Candidate(k, max(coverage, fragment) * gate * factor * math.log1p(weight), coverage))
     return _by_record(out)
+
+
+def _phrase_in(known: str, clues: Clues) -> bool:
+    """Whether the pasted text holds the known text's words in order (its placeholders as any words)."""
+    pieces = [p for p in re.split(r"\{[^{}]*\}|…", known.lower()) if p.strip()]
+    return bool(pieces) and all(" ".join(p.split()) in clues.flat for p in pieces)
 
 
 def _by_record(candidates: list[_Candidate]) -> list[_Candidate]:
