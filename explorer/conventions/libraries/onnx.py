@@ -265,6 +265,9 @@ def _computes(q, spatial=None, out=None, intended=True) -> Computation:
         options["coordinate_transformation_mode"] = "align_corners"
     if q.antialias:
         options["antialias"] = 1
+    for name, value in q.attributes:  # the node's own attributes, when the question gives them
+        if name != "nearest_mode" or q.mode == "nearest":
+            options[name] = value
     return Computation("onnx", q.mode, options)
 
 
