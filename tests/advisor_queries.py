@@ -29,6 +29,9 @@ def query(record, version=None):
                spatial_dims=w.get("spatial_dims", [2])[0], dtype=w.get("dtype", ["float32"])[0],
                deterministic=bool(w.get("deterministic", False)), export=export,
                scale_factor=True if w.get("scale_factor") else None, reference=None)
+    attributes = {k: (w[k][0] if isinstance(w[k], list) else w[k]) for k in knowledge.ATTRIBUTE_KEYS if k in w}
+    if attributes:
+        out["attributes"] = attributes
     if "opset" in w:
         out["opset"] = next(o for o in range(7, 25) if knowledge.VersionRange(w["opset"]).contains(str(o)))
     if record.converter:

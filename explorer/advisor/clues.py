@@ -119,6 +119,7 @@ class Clues:
     dtypes: frozenset = frozenset()
     versions: dict = field(default_factory=dict)   # library -> release read in the text
     commits: tuple = ()             # hex hashes (a torch release's git version)
+    flat: str = ""                  # the text read, lower case, runs of white space as one space
 
     def to_dict(self) -> dict:
         return {"ops": list(self.ops), "foreign_ops": list(self.foreign_ops), "runtimes": sorted(self.runtimes),
@@ -356,4 +357,4 @@ def read_clues(text: str) -> Clues:
                  runtimes=frozenset(libraries), devices=frozenset(devices), modes=frozenset(modes),
                  op_modes=op_modes, named_modes=named, antialias=antialias,
                  operation=_operation(words, grads, lower), opsets=_opsets(lower), dtypes=_dtypes(lower, words),
-                 versions=_versions(lower), commits=commits)
+                 versions=_versions(lower), commits=commits, flat=" ".join(lower.split()))

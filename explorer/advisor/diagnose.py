@@ -29,7 +29,7 @@ from .clues import Clues, read_clues, read_operators, tokens
 from .findings import Finding, make_fix, versions_text
 from .knowledge import Record, load
 from .question import Question
-from ..versions import VersionRange, describe_range
+from ..versions import VersionRange, describe_range, parse_version, scope_text
 
 #: a known text is matched when the pasted text holds this share of its weight ...
 COVERED = 0.7
@@ -42,6 +42,8 @@ MIN_WEIGHT = 9.0
 COMMON_WORDS = frozenset("""a an and are as at be but by can cannot could for from got has have if in is it must
 no not of on or should that the this to was with zero division index out bounds invalid argument unexpected
 keyword error value type""".split())
+#: a known text of at most this many words matches only when the paste holds it as a phrase or names its runtime
+SHORT_TEXT = 5
 #: answers within this share of the best score are given too
 TIES = 0.9
 
@@ -247,16 +249,38 @@ def _candidates(words: set, clues: Clues) -> list[_Candidate]:
             continue
         if len(k.words) <= 4 and k.words <= COMMON_WORDS and not (clues.runtimes & _record_libraries(k.record)):
             continue
+        if len(k.words) <= SHORT_TEXT and not (clues.runtimes & _record_libraries(k.record)) \
+                and not _phrase_in(k.text, clues):
+            continue  # a few words another library may say too: only the whole phrase, or with its runtime
         gate = _op_gate(k, clues)
         if gate is None:
             continue
         factor = _clue_factor(k, clues)
         if factor is None:
             continue
-        if k.record.status != "fails" or (k.record.error_type or "").endswith(("Warning", "warning", "log")):
+        if _is_warning(k.record) and coverage < 0.95 and not _warns(clues):
             factor *= 0.7  # an error explains a failing run better than a warning printed on the way
+        elif not _is_warning(k.record) and _warns(clues):
+            factor *= 0.7  # and a warning is explained by the warning's record
         out.append(_Candidate(k, max(coverage, fragment) * gate * factor * math.log1p(weight), coverage))
     return _by_record(out)
+
+
+def _is_warning(record: Record) -> bool:
+    """A record of a message printed while the call runs (a UserWarning, a log line), or of no failure."""
+    return record.status != "fails" or (record.error_type or "").endswith(("Warning", "warning", "log"))
+
+
+def _warns(clues: Clues) -> bool:
+    """The pasted text is a warning (``UserWarning: ...``, ``warnings.warn``, a ``[W]`` log line)."""
+    return bool({"userwarning", "warning", "warnings", "futurewarning", "deprecationwarning"} & clues.words) \
+        and not {"traceback", "exception"} & clues.words
+
+
+def _phrase_in(known: str, clues: Clues) -> bool:
+    """Whether the pasted text holds the known text's words in order (its placeholders as any words)."""
+    pieces = [p for p in re.split(r"\{[^{}]*\}|…", known.lower()) if p.strip()]
+    return bool(pieces) and all(" ".join(p.split()) in clues.flat for p in pieces)
 
 
 def _by_record(candidates: list[_Candidate]) -> list[_Candidate]:
@@ -333,6 +357,7 @@ def _finding(candidate: _Candidate, clues: Clues) -> Finding:
     version = _version_hint(record, clues)
     setup = _setup(record, backend_id, mode, clues, version if version and k.versions.contains(version) else None)
     fixes = [f for f in (make_fix(fid, setup) for fid in record.fixes) if f is not None]
+    fixes = [f for f in fixes if f.id not in applied_fixes(clues, k.text)]
     releases = versions_text(record)
     if k.wording or k.versions != record.versions:
         releases = f"this wording: {describe_range(record.library, k.versions)}; the failure: {releases}"
@@ -342,12 +367,57 @@ def _finding(candidate: _Candidate, clues: Clues) -> Finding:
                    evidence=record.evidence, versions=releases)
 
 
+#: fixes a pasted text can show already applied (the traceback's own call), by what the call says
+APPLIED = {"deterministic-warn-only": ("warn_only=true",), "drop-antialias": ("antialias=false",),
+           "torch-set-align-corners": ("align_corners=false", "align_corners=true"),
+           "torchvision-pass-antialias": ("antialias=true", "antialias=false"),
+           "cast-float32": (".float()", "dtype=torch.float32", "astype(np.float32)"),
+           "move-to-cpu": (".cpu()", "device='cpu'", 'device="cpu"')}
+
+
+def applied_fixes(clues: Clues, known: str = "") -> set:
+    """The fix ids the text shows already applied (``warn_only=True`` in the message, ``antialias=False``
+    passed in the traceback's call), outside the words of the known text itself (a warning that says "please
+    specify align_corners=True" has not applied it): they are not offered."""
+    flat = clues.flat
+    for piece in re.split(r"\{[^{}]*\}|…", known.lower()):
+        piece = " ".join(piece.split())
+        if len(piece) > 12:
+            flat = flat.replace(piece, " ")
+    flat = flat.replace(" ", "")
+    return {fid for fid, marks in APPLIED.items() if any(m in flat for m in marks)}
+
+
+def _scope_note(record: Record, k: KnownText, clues: Clues) -> str:
+    """What to say when the wording or the release the text names is outside the releases checked."""
+    lib = load().runtimes[record.library]
+    version = _version_hint(record, clues)
+    oldest = parse_version(lib.oldest)
+    uppers = [parse_version(v) for op, v in k.versions.raw_clauses if op in ("<", "<=")]
+    if uppers and max(uppers) <= oldest:
+        return (f" This wording is printed by {record.library} releases before {lib.oldest}, older than the "
+                f"releases checked ({scope_text(lib.scope)}): the cause below is what was reported for them, "
+                f"not a fact checked here.")
+    if version is not None and not lib.in_scope(version):
+        return (f" The text names {record.library} {version}, outside the releases checked "
+                f"({scope_text(lib.scope)}): the answer reads the records' ranges as written.")
+    return ""
+
+
 def _summary(findings: list[Finding], clues: Clues, candidates: list[_Candidate]) -> str:
     first, k = findings[0], candidates[0].known
-    text = (f"Known resize error: {first.record_id} on {first.backend} (mode {first.mode}, {first.operation}). "
-            f"{first.message}")
+    if _is_warning(k.record):
+        text = (f"Known resize warning, not an error (the call runs): {first.record_id} on {first.backend} (mode "
+                f"{first.mode}, {first.operation}). {first.message}")
+    else:
+        text = (f"Known resize error: {first.record_id} on {first.backend} (mode {first.mode}, {first.operation}). "
+                f"{first.message}")
+    text += _scope_note(k.record, k, clues)
+    applied = applied_fixes(clues, k.text) & set(k.record.fixes)
+    if applied:
+        text += f" The text shows {', '.join(sorted(applied))} already applied: not offered again."
     version = _version_hint(k.record, clues)
-    if version is not None:
+    if version is not None and load().runtimes[k.record.library].in_scope(version):
         where = "prints" if k.versions.contains(version) else "does not print"
         text += f" The text names {k.record.library} {version}, which {where} this wording."
     elif not k.versions.every:
@@ -391,7 +461,92 @@ def diagnose(text: str) -> Diagnosis:
         return Diagnosis(text, True, findings, _summary(findings, clues, chosen), clues)
     read = _read_summary(clues)
     message = ("Not a known resize error: no record of the knowledge base explains this text"
-               + (f" ({read})." if read else ".")
+               + (f" ({read})." if read else ".") + _read_node(clues)
                + " If it comes from a resize, run `python -m explorer check --backend <id> --mode <mode>` for "
                  "your configuration.")
     return Diagnosis(text, False, [], message, clues)
+
+
+_ATTRIBUTE_VALUE = re.compile(r"(coordinate_transformation_mode|coordinate transformation mode|nearest_mode|"
+                              r"nearest mode|mode)\W{0,4}(?:is\W{0,2})?([a-z_]{4,24})")
+_SHAPE = re.compile(r"[\[(](\d{1,5}), ?(\d{1,5}), ?(\d{1,5}), ?(\d{1,5})[\])]")
+
+
+def read_node(clues: Clues) -> dict:
+    """The ONNX Resize attributes and the NCHW shapes a text names ("coordinate_transformation_mode=half_pixel",
+    "mode: 'nearest'", "(1, 16, 144, 112)"), as far as they are ONNX's values."""
+    from .question import ATTRIBUTES
+    found = {}
+    for name, value in _ATTRIBUTE_VALUE.findall(clues.flat):
+        key = {"mode": "mode", "nearest mode": "nearest_mode",
+               "coordinate transformation mode": "coordinate_transformation_mode"}.get(name, name)
+        choices = ("nearest", "linear", "cubic") if key == "mode" else ATTRIBUTES[key]
+        if value in choices:
+            found.setdefault(key, value)
+    shapes = [tuple(int(v) for v in m) for m in _SHAPE.findall(clues.flat)]
+    if len(shapes) >= 2 and shapes[0][:2] == shapes[1][:2] and shapes[0] != shapes[1]:
+        found["sizes"] = (shapes[0][2:], shapes[1][2:])
+    return found
+
+
+def _read_node(clues: Clues) -> str:
+    """What the text says of the node, and the configurations the runtime's backend is recorded to run that
+    compute the same weights (computed by the engine)."""
+    node = read_node(clues)
+    if not node:
+        return ""
+    said = ", ".join(f"{k}={v}" for k, v in node.items() if k != "sizes")
+    if "sizes" in node:
+        said += (", " if said else "") + f"sizes {node['sizes'][0]} -> {node['sizes'][1]}"
+    out = f" Read from the text: {said}."
+    alternatives = _alternatives(clues, node)
+    return out + (f" {alternatives}" if alternatives else "")
+
+
+def _alternatives(clues: Clues, node: dict) -> str:
+    """For an ONNX runner the text names: the node configurations check() finds nothing failing for on that
+    backend that compute the same weights as the node read (or the closest one, with the difference)."""
+    import numpy as np
+
+    from ..engine.plan import weights
+    from .backend_calls import computation, spec_of
+    from .findings import check
+    kb = load()
+    backends = [b for b in kb.backends.values() if b.runtime in clues.runtimes and b.declared is not None
+                and b.declared.computes is not None and b.names == "onnx"]
+    mode = node.get("mode")
+    if not backends or mode is None:
+        return ""
+    backend = max(backends, key=lambda b: len(set(re.split(r"[-_]", b.id)) & clues.words))
+    sizes = node.get("sizes") or ((8,), (16,))
+    pairs = list(zip(*sizes))
+    wanted = {k: v for k, v in node.items() if k in ("coordinate_transformation_mode", "nearest_mode")}
+    try:
+        target = spec_of(computation(Question.of(mode=mode, backend="onnxruntime", attributes=wanted)))
+    except ValueError:
+        return ""
+    goal = [weights(n, m, target) for n, m in pairs]
+    from .question import ATTRIBUTES
+    rows = []
+    for transform in ATTRIBUTES["coordinate_transformation_mode"][:5]:
+        for rounding in (ATTRIBUTES["nearest_mode"] if mode == "nearest" else (None,)):
+            attrs = {"coordinate_transformation_mode": transform, **({"nearest_mode": rounding} if rounding else {})}
+            try:
+                q = Question.of(mode=mode, backend=backend.id, attributes=attrs, training=False, reference=None)
+                if any(f.severity == "error" or f.status == "fails" for f in check(q)):
+                    continue
+                spec = spec_of(computation(q))
+                diff = max(float(np.abs(weights(n, m, spec) - g).max()) for (n, m), g in zip(pairs, goal))
+            except (ValueError, NotImplementedError):
+                continue
+            rows.append((diff, ", ".join(f"{k}={v}" for k, v in attrs.items())))
+    if not rows:
+        return ""
+    rows.sort()
+    where = "the sizes in the text" if "sizes" in node else "a 2x upsample 8 -> 16 (no sizes in the text)"
+    same = [r for d, r in rows if d <= 1e-6]
+    if same:
+        return (f"Configurations recorded as running on {backend.id} that compute the same weights for {where} "
+                f"(computed): {'; '.join(same[:3])}.")
+    return (f"No configuration recorded as running on {backend.id} computes the same weights for {where}; the "
+            f"closest (computed): {rows[0][1]}, max weight difference {rows[0][0]:.3g}.")

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from ..conventions import mode_names as names
 from ..errors import ArgumentValueError
-from .knowledge import ModeUnavailable, Record, load
+from .knowledge import ATTRIBUTE_KEYS, ModeUnavailable, Record, load
 from .snippets import burn_backend_code, resize_code
 from .question import Question
 from ..versions import VersionRange, describe_range, parse_version, scope_text
@@ -139,13 +139,32 @@ def _when_matches(record: Record, setup: Question, sizes) -> tuple[bool, list[st
             maybe.append(f"with the default opset of torch {setup.version} ({setup.opset})")
     if "scale_factor" in w and bool(w["scale_factor"]) != setup.scale_factor:
         return False, []
+    for key in ATTRIBUTE_KEYS:
+        if key in w:
+            allowed = w[key] if isinstance(w[key], list) else [w[key]]
+            value = setup.attribute(key)
+            if value is None:  # the node was not described: the finding depends on it
+                maybe.append(f"when the node has {key}=" + "/".join(str(a) for a in allowed))
+            elif not any(_same_value(a, value) for a in allowed):
+                return False, []
     if "ratio" in w:
         verdict = _ratio(w["ratio"], sizes)
         if verdict is False:
             return False, []
         if verdict is None:
-            maybe.append(_RATIO_TEXT[w["ratio"]])
+            kinds = w["ratio"] if isinstance(w["ratio"], list) else [w["ratio"]]
+            maybe.append(" or ".join(_RATIO_TEXT[k] for k in kinds))
     return True, maybe
+
+
+def _same_value(recorded, given) -> bool:
+    """An attribute value of a record equals the question's (0/1 and False/True alike; numbers as floats)."""
+    if isinstance(given, float) or isinstance(recorded, float):
+        try:
+            return float(recorded) == float(given)
+        except (TypeError, ValueError):
+            return False
+    return recorded == given or (isinstance(recorded, bool) and int(recorded) == given)
 
 
 _RATIO_TEXT = {"downscale": "when downscaling", "non_integer": "when n*scale is not an integer",
@@ -155,10 +174,13 @@ _RATIO_TEXT = {"downscale": "when downscaling", "non_integer": "when n*scale is 
                "empty": "when an output size is 0"}
 
 
-def _ratio(kind: str, sizes):
-    """True/False for these (input, output) sizes; None when the sizes are unknown."""
+def _ratio(kind, sizes):
+    """True/False for these (input, output) sizes; None when the sizes are unknown.  A list of kinds holds when
+    any of them does."""
     if sizes is None:
         return None
+    if isinstance(kind, list):
+        return any(_ratio(k, sizes) for k in kind)
     pairs = list(zip(*sizes))
     if kind == "downscale":
         return any(m < n for n, m in pairs)
@@ -183,7 +205,7 @@ def _operation_applies(record: Record, setup: Question) -> bool:
     """Whether the record's operation is part of this use (a backward only when training, an export when
     exporting to that format)."""
     op = record.operation
-    if op in ("forward", "convention"):
+    if op in ("forward", "convention", "convert"):  # a conversion happens whenever the backend is used
         return True
     if op in ("backward", "double_backward"):
         return setup.training
@@ -285,8 +307,10 @@ def check(mode=None, backend=None, **question) -> list[Finding]:
     ``INTER_NEAREST_EXACT``); ``backend`` is a backend id or alias (see :func:`backends`).  The other fields of
     the question (:data:`explorer.advisor.question.FIELDS`) are keywords: ``training``, ``version``, ``device``,
     ``align_corners``, ``antialias``, ``spatial_dims``, ``dtype``, ``deterministic``, ``export``, ``opset``,
-    ``scale_factor``, ``input_size``, ``output_size``, ``reference``, ``converter_version``.  ``reference`` names
-    the library whose numbers the user expects ("torch" by default; None compares with nothing); a finding is
+    ``scale_factor``, ``input_size``, ``output_size``, ``reference``, ``converter_version``, ``attributes`` (the
+    ONNX Resize node's attributes, e.g. ``{"nearest_mode": "floor"}``: "this node on that execution
+    provider"; a record conditioned on an attribute the question leaves out is a warning naming it).
+    ``reference`` names the library whose numbers the user expects ("torch" by default; None compares with nothing); a finding is
     ``differs`` when the backend runs but computes other numbers than the reference.  ``version`` is answered
     exactly from the records' version ranges (any release, e.g. ``"2.5.1"``); a release outside the ones the
     knowledge base checked gets a warning saying so.  ``export="onnx"`` means the release's default exporter and
@@ -377,6 +401,8 @@ def record_finding(record: Record, setup: Question) -> Finding | None:
         return None
     maybe += when_maybe
     unsettled = ["sizes"] if "ratio" in record.when and sizes is None else []
+    if any(k in record.when and setup.attribute(k) is None for k in ATTRIBUTE_KEYS):
+        unsettled.append("attributes")
     if "*" not in record.devices and setup.device is None:
         maybe.append("on " + "/".join(record.devices))
         unsettled.append("device")

@@ -30,7 +30,8 @@ bounds              the source deciding each bound: ``since`` (lower), ``until``
 devices             devices it applies to (``*`` = every device)
 modes               mode names in the backends' own spelling (``*`` = every mode)
 operation           forward | backward | double_backward | convention | export_onnx | export_coreml |
-                    export_tflite
+                    export_tflite | convert (a converter or importer refuses or rewrites the model: onnx2ncnn,
+                    onnx-tf, TVM's frontends, MIGraphX's parser)
 status              supported | fails | differs | unknown
 severity            optional override of the severity the status implies (error / differs / warning / info)
 versus              for ``differs``: the libraries or backends whose numbers it differs from (``*`` = all)
@@ -50,7 +51,10 @@ fixes               ids of ``data/fixes.toml`` entries
 shared_text         true when the text is printed for any operation, not only resizes (``only Tensors of
                     floating point dtype can require gradients``): diagnose does not claim it
 when                conditions: dtype, spatial_dims, align_corners (true / false / "unset"), antialias,
-                    deterministic, exporter, opset (a range), ratio, scale_factor, argument
+                    deterministic, exporter, opset (a range), ratio, scale_factor, argument; and the ONNX
+                    attributes of the node (``ATTRIBUTE_KEYS``: coordinate_transformation_mode, nearest_mode,
+                    exclude_outside, keep_aspect_ratio_policy, cubic_coeff_a, extrapolation_value), each a
+                    value or a list of values in ONNX's spelling
 ==================  ======================================================================================
 
 ``ratio`` conditions are about the sizes: downscale, non_integer, non_integer_upscale, non_uniform,
@@ -80,12 +84,15 @@ from ..versions import VersionRange, describe_range, parse_version
 STATUSES = ("supported", "fails", "differs", "unknown")
 SEVERITIES = ("error", "differs", "warning", "info")
 OPERATIONS = ("forward", "backward", "double_backward", "convention", "export_onnx", "export_coreml",
-              "export_tflite")
+              "export_tflite", "convert")
 EVIDENCE = ("measured", "source", "reported")
 FIX_KINDS = ("mode", "convention", "setting", "backend", "version", "device", "environment", "workaround",
              "export")
+#: conditions on the ONNX ``Resize`` node a runtime is given (``Question.attributes``), in ONNX's spelling
+ATTRIBUTE_KEYS = ("coordinate_transformation_mode", "nearest_mode", "exclude_outside", "keep_aspect_ratio_policy",
+                  "cubic_coeff_a", "extrapolation_value")
 WHEN_KEYS = ("dtype", "spatial_dims", "align_corners", "antialias", "deterministic", "exporter", "opset",
-             "ratio", "scale_factor", "argument")
+             "ratio", "scale_factor", "argument") + ATTRIBUTE_KEYS
 RATIOS = ("downscale", "non_integer", "non_integer_upscale", "non_uniform", "non_divisible", "empty")
 CHANGE_KEYS = ("mode", "backend", "version", "device", "align_corners", "antialias", "dtype", "exporter",
                "opset")

@@ -133,7 +133,7 @@ def _when_problems(r: Record) -> list[str]:
     for key, value in r.when.items():
         if key not in WHEN_KEYS:
             out.append(f"unknown condition when.{key}")
-        if key == "ratio" and value not in RATIOS:
+        if key == "ratio" and not set(value if isinstance(value, list) else [value]) <= set(RATIOS):
             out.append(f"when.ratio {value!r} not in {RATIOS}")
         if key == "exporter" and not set(value) <= set(EXPORTERS):
             out.append(f"when.exporter {value!r} not in {EXPORTERS}")
@@ -152,13 +152,12 @@ def _reference_problems(kb: KnowledgeBase, r: Record) -> list[str]:
     if (lib is not None and not r.versions.every and not any(r.versions.contains(v) for v in kb.versions(r.library))
             and not _before_scope(r.versions, lib.oldest)):
         out.append(f"range {r.versions} contains no {r.library} release in scope {lib.scope}")
-    for bid in r.backends:
-        if bid not in kb.backends:
-            out.append(f"unknown backend {bid!r}")
-            continue
-        backend = kb.backends[bid]
-        out += [f"device {d!r} unknown for {bid} ({backend.devices})" for d in r.devices
-                if d != "*" and d not in backend.devices]
+    known = [kb.backends[bid] for bid in r.backends if bid in kb.backends]
+    out += [f"unknown backend {bid!r}" for bid in r.backends if bid not in kb.backends]
+    for d in r.devices:  # each device is one of some backend's (CUDA and ROCm records name both)
+        if d != "*" and known and not any(d in b.devices for b in known):
+            out.append(f"device {d!r} unknown for {', '.join(b.id for b in known)}")
+    for backend in known:
         out += _mode_problems(backend, r)
     out += [f"unknown fix {fid!r}" for fid in r.fixes if fid not in kb.fixes]
     return out

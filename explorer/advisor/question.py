@@ -51,6 +51,19 @@ FIELDS = {
     "output_size": None,
     "reference": "torch",      # the library or backend whose numbers the user expects (None: none)
     "converter_version": None,  # onnxscript (dynamo export) or coremltools (Core ML) release
+    "attributes": None,        # the ONNX Resize node's attributes, {name: value} (see ATTRIBUTES)
+}
+
+#: The ONNX ``Resize`` attributes a question may name (``attributes=``), with the values each accepts (None: a
+#: number).  A runtime that runs or converts the node is answered for that node ("this node on that EP").
+ATTRIBUTES = {
+    "coordinate_transformation_mode": ("half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric",
+                                       "tf_half_pixel_for_nn", "tf_crop_and_resize", "half_pixel_symmetric"),
+    "nearest_mode": ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil"),
+    "exclude_outside": (0, 1),
+    "keep_aspect_ratio_policy": ("stretch", "not_larger", "not_smaller"),
+    "cubic_coeff_a": None,
+    "extrapolation_value": None,
 }
 
 
@@ -117,6 +130,11 @@ class Question:
     converter_version: str | None = None   # onnxscript (dynamo export) or coremltools (Core ML) release
     export_defaulted: bool = False         # exporter and opset taken from the release's torch.onnx.export defaults
     sizes: tuple | None = None             # ((input spatial sizes), (output spatial sizes)), when given
+    attributes: tuple = ()                 # ((ONNX attribute, value), ...) of the node, sorted; () when not given
+
+    def attribute(self, name: str):
+        """The value of an ONNX attribute the question gives (None when it does not)."""
+        return dict(self.attributes).get(name)
 
     @classmethod
     def of(cls, mode=None, backend=None, **given) -> "Question":
@@ -160,7 +178,7 @@ class Question:
                    deterministic=bool(f["deterministic"]), export=export, opset=None if opset is None else int(opset),
                    scale_factor=f["scale_factor"] is not None and f["scale_factor"] is not False,
                    reference=reference, converter_version=converter_version, export_defaulted=defaulted,
-                   sizes=_sizes(f["input_size"], f["output_size"]))
+                   sizes=_sizes(f["input_size"], f["output_size"]), attributes=_attributes(f["attributes"]))
 
     def with_sizes(self, spatial, out) -> "Question":
         """The same question for these input and output spatial sizes."""
@@ -272,6 +290,36 @@ def _release(value, name: str) -> str | None:
     value = str(value).strip()
     parse_version(value)
     return value
+
+
+def _attributes(given) -> tuple:
+    """``{attribute: value}`` of an ONNX Resize node, checked against :data:`ATTRIBUTES`, as sorted pairs.
+
+    >>> _attributes({"nearest_mode": "floor", "exclude_outside": True})
+    (('exclude_outside', 1), ('nearest_mode', 'floor'))
+    """
+    if given is None:
+        return ()
+    if not isinstance(given, dict):
+        raise ArgumentTypeError(f"attributes must be a dict of ONNX Resize attributes such as "
+                                f"{{'nearest_mode': 'floor'}}, got {given!r}")
+    out = {}
+    for name, value in given.items():
+        if name not in ATTRIBUTES:
+            raise choice_error("attribute", name, sorted(ATTRIBUTES), kind=ArgumentTypeError)
+        allowed = ATTRIBUTES[name]
+        if allowed is None:
+            if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+                    or not np.isfinite(value):
+                raise ArgumentValueError(f"attribute {name}={value!r} is not valid; give a finite number")
+            value = float(value)
+        else:
+            if isinstance(value, (bool, np.bool_)):
+                value = int(value)
+            if value not in allowed:
+                raise choice_error(f"attribute {name}", value, [str(a) for a in allowed])
+        out[name] = value
+    return tuple(sorted(out.items()))
 
 
 def _sizes(input_size, output_size):

@@ -67,8 +67,18 @@ def test_every_forward_failure_is_an_error_row(backend):
             assert row["error"] and row["record_id"] == errors[0].record_id, (backend, mode)
             if errors[0].error_text:
                 assert errors[0].error_text in row["error"]
+        elif row["error"] and _not_computed(b, row["error"], findings):
+            continue
         else:
             assert row["error"] is None and row["exact"], (backend, mode, row["error"])
+
+
+def _not_computed(backend, error, findings) -> bool:
+    """A backend that is not modelled, a rule the model says it does not compute, or a refusal that depends on
+    the node's attributes the question left open (a warning names them)."""
+    if backend.declared.computes is None:
+        return error.startswith("no numeric model")
+    return "not modelled" in error or any("attributes" in f.unsettled for f in findings)
 
 
 def test_a_failing_backward_keeps_the_output_numbers():

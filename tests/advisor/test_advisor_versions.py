@@ -128,8 +128,8 @@ def test_onnx_runtime_wordings_by_release():
 
 
 def test_tensorrt_antialias_silent_before_10_rejected_from_10():
-    before = _ids(mode="linear", backend="tensorrt", version="8.6", antialias=True, training=False)
-    after = _ids(mode="linear", backend="tensorrt", version="10.0", antialias=True, training=False)
+    before = _ids(mode="linear", backend="tensorrt", version="8.6", antialias=True, opset=18, training=False)
+    after = _ids(mode="linear", backend="tensorrt", version="10.0", antialias=True, opset=18, training=False)
     assert before["tensorrt-antialias-ignored-before-10"].severity == "differs"
     assert after["tensorrt-antialias-rejected"].severity == "error"
 

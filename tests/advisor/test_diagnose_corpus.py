@@ -39,6 +39,25 @@ def test_extended_accuracy_is_at_least_90_percent():
     assert accuracy >= 0.90, misses
 
 
+# Floors measured on the sets of the vendor runtimes and converters (backend, device and warnings scored too):
+# fresh.json was built from (52 of 94 right when the floor was set), heldout.json was scored once after the
+# records were written (23 of 66), never tuned on.
+@pytest.mark.parametrize("name, floor", [("fresh", 0.55), ("heldout", 0.34)])
+def test_vendor_sets_keep_their_measured_floor(name, floor):
+    entries = load(name)
+    assert all(e["source"].startswith("https://") and e["retrieved"] == "quoted" for e in entries)
+    accuracy, misses = score(name)
+    assert accuracy >= floor, misses
+
+
+@pytest.mark.parametrize("name", ["fresh", "heldout"])
+def test_vendor_sets_claim_no_look_alike_beyond_the_measured(name):
+    """Negatives wrongly matched, counted: fresh 2 and heldout 3 when measured; no more."""
+    entries = [e for e in load(name) if not e["expected"]["is_resize_error"]]
+    wrong = [e["id"] for e in entries if explorer.diagnose(e["text"]).matched]
+    assert len(wrong) <= {"fresh": 2, "heldout": 3}[name], wrong
+
+
 @pytest.mark.parametrize("entry", [e for e in CORE if e["expected"]["is_resize_error"]], ids=lambda e: e["id"])
 def test_a_resize_error_is_found_inside_a_long_log(entry):
     """The same answer when the text sits in the middle of a 1 MB training log."""

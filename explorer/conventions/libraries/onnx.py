@@ -265,13 +265,77 @@ def _computes(q, spatial=None, out=None, intended=True) -> Computation:
         options["coordinate_transformation_mode"] = "align_corners"
     if q.antialias:
         options["antialias"] = 1
+    for name, value in q.attributes:  # the node's own attributes, when the question gives them
+        if name != "nearest_mode" or q.mode == "nearest":
+            options[name] = value
     return Computation("onnx", q.mode, options)
+
+
+def node_spec(q, **fixed) -> Spec:
+    """The Spec of the ``Resize`` node a question describes: its ``attributes`` (``Question.attributes``),
+    else ONNX's defaults, with ``align_corners=True`` read as ``coordinate_transformation_mode="align_corners"``;
+    ``fixed`` overrides what a runtime hard-codes (MNN's ``cubic_coeff_a=-0.75``).  Run as a bare Spec, the
+    engine samples with ``in/out`` of the integer sizes (what runtimes that turn ``scales`` into sizes first,
+    TVM, OpenCV DNN, MNN, compute).
+
+    >>> from explorer.advisor.question import Question
+    >>> node_spec(Question.of(mode="nearest", backend="tvm-relay", attributes={"nearest_mode": "floor"})).nearest_mode
+    'floor'
+    """
+    kernel = _KERNELS.get(q.mode) or {"nearest": "nearest", "nearest-exact": "nearest", "linear": "linear",
+                                      "cubic": "cubic"}.get(q.family)
+    if kernel is None:
+        raise ArgumentValueError(f"{q.backend.id} has no ONNX Resize mode for {q.mode!r}")
+    attrs = dict(q.attributes)
+    transform = attrs.get("coordinate_transformation_mode") or ("align_corners" if q.align_corners else "half_pixel")
+    fields = dict(kernel=kernel, coordinate_transformation_mode=transform,
+                  cubic_coeff_a=float(attrs.get("cubic_coeff_a", -0.75)),
+                  exclude_outside=bool(attrs.get("exclude_outside", 0)),
+                  extrapolation_value=float(attrs.get("extrapolation_value", 0.0)))
+    if kernel == "nearest":
+        fields["nearest_mode"] = attrs.get("nearest_mode", "round_prefer_floor")
+    fields.update(fixed)
+    if kernel != "nearest":
+        fields.pop("nearest_mode", None)
+    return Spec(**fields)
+
+
+def _ep(backend_id, description, devices, aliases=()):
+    """An execution provider of ONNX Runtime: it runs the node (or hands it to the next provider); what it
+    computes is not modelled (nothing was run on its device), its records say where it refuses or differs."""
+    return Backend(backend_id, description, devices, "onnx", aliases=aliases, spelling="onnx", writes=write_node,
+                   runs_nodes=True)
 
 
 RUNTIME = register(Runtime(
     id="onnxruntime", title="ONNX Runtime", order=40,
     backends=(Backend("onnxruntime", "ONNX Resize run by ONNX Runtime", ("cpu", "cuda", "rocm"), "onnx",
-                      aliases=("ort", "onnx"), spelling="onnx", computes=_computes, writes=write_node,
-                      runs_nodes=True),),
-    words=("onnxruntime", "onnxruntimeerror", "ort"),
+                      aliases=("ort", "onnx", "onnxruntime-cpu"), spelling="onnx", computes=_computes,
+                      writes=write_node, runs_nodes=True),
+              _ep("onnxruntime-cuda", "ONNX Runtime's CUDA execution provider", ("cuda",),
+                  ("ort-cuda", "cudaexecutionprovider", "onnxruntime-gpu")),
+              _ep("onnxruntime-rocm", "ONNX Runtime's ROCm execution provider (removed in 1.23)", ("rocm",),
+                  ("ort-rocm", "rocmexecutionprovider")),
+              _ep("onnxruntime-directml", "ONNX Runtime's DirectML execution provider (Windows GPUs)", ("gpu",),
+                  ("ort-dml", "dml", "dmlexecutionprovider", "onnxruntime-dml")),
+              _ep("onnxruntime-coreml", "ONNX Runtime's CoreML execution provider (Apple)", ("cpu", "gpu", "ane"),
+                  ("ort-coreml", "coremlexecutionprovider")),
+              _ep("onnxruntime-js", "onnxruntime-web's WebGPU backend (JSEP)", ("gpu",),
+                  ("jsep", "onnxruntime-web-webgpu", "onnxruntime-web")),
+              _ep("onnxruntime-webgpu", "ONNX Runtime's native WebGPU execution provider (1.22+)", ("gpu",),
+                  ("webgpuexecutionprovider",)),
+              _ep("onnxruntime-webgl", "onnxruntime-web's WebGL backend", ("gpu",), ("onnxruntime-web-webgl",)),
+              _ep("onnxruntime-nnapi", "ONNX Runtime's NNAPI execution provider (Android)", ("npu",),
+                  ("nnapiexecutionprovider",)),
+              _ep("onnxruntime-xnnpack", "ONNX Runtime's XNNPACK execution provider", ("cpu",),
+                  ("xnnpackexecutionprovider",)),
+              _ep("onnxruntime-migraphx", "ONNX Runtime's MIGraphX execution provider (AMD GPUs)", ("rocm",),
+                  ("migraphxexecutionprovider",)),
+              _ep("onnxruntime-tensorrt", "ONNX Runtime's TensorRT execution provider", ("cuda",),
+                  ("ort-trt", "tensorrtexecutionprovider")),
+              _ep("onnxruntime-openvino", "ONNX Runtime's OpenVINO execution provider", ("cpu", "gpu", "npu"),
+                  ("openvinoexecutionprovider",))),
+    words=("onnxruntime", "onnxruntimeerror", "ort", "onnxruntime_pybind11_state", "directml", "dmlexecutionprovider",
+           "jsep", "webgpu", "webgl", "webglinferencehandler", "nnapi", "xnnpack", "executionprovider",
+           "sequential_executor", "coremlexecutionprovider", "cudaexecutionprovider"),
     version_markers=("onnxruntime==", "onnxruntime version: ", "/onnxruntime-")))

@@ -1,0 +1,127 @@
+"""Version bounds pinned by facts found outside the knowledge base: a measured outcome of a real release, or a
+quoted source at a tag (``git grep`` of the runtime's repository at that tag).  Each row says whether the
+record must hold at one release; the record's range is never read to write the row, so moving a bound breaks
+the test.  The live rows run the installed library."""
+
+from __future__ import annotations
+
+import pytest
+
+from explorer.advisor import knowledge
+
+KB = knowledge.load()
+
+#: (record id, release, holds there, what decides it)
+PINNED = [
+    ("torch-cuda-bfloat16-bilinear-1x", "2.0.1", True,
+     "pytorch/pytorch#80339, 2023-04-02 (after 2.0.0): 'currently included in the nightly release. It will be a "
+     "part of torch 2.1'"),
+    ("torch-cuda-bfloat16-bilinear-1x", "2.1.0", False, "pytorch/pytorch#80339 (bfloat16 upsampling ships in 2.1)"),
+    ("torch-lanczos-missing-before-2.12", "2.11.0", True,
+     "native_functions.yaml of the 2.11.0 wheel registers no _upsample_lanczos2d_aa"),
+    ("torch-lanczos-missing-before-2.12", "2.12.0", False, "native_functions.yaml of the 2.12.0 wheel registers it"),
+    ("torch-lanczos-missing-before-2.12", "2.13.0", False, "measured: the installed 2.13.0 runs mode='lanczos'"),
+    ("ort-float16-scales-invalid", "1.15.1", True, "measured: /work/venvs/probe-onnxruntime-1.15.1 InvalidGraph"),
+    ("ort-float16-scales-invalid", "1.24.4", True, "measured: onnxruntime 1.24.4 InvalidGraph"),
+    ("ort-float16-scales-invalid", "1.32.0", True, "measured: onnxruntime 1.32.0 InvalidGraph"),
+    ("pillow-i16-filter-wrong-mode", "10.4.0", True,
+     "python-pillow/Pillow 04a00d273 'Support all resampling filters when resizing I;16* images' is not in 10.4.0"),
+    ("pillow-i16-filter-wrong-mode", "11.0.0", False, "git tag --contains 04a00d273 -> 11.0.0 first"),
+    ("pillow-i16-filter-wrong-mode", "13.0.0", False, "measured: Pillow 13.0.0 resizes I;16 with BICUBIC"),
+    ("kornia-augmentation-resize-inverse-size", "0.6.8", False,
+     "kornia/kornia git grep 'Gotcha {type(size)}' @ v0.6.8: 0 hits"),
+    ("kornia-augmentation-resize-inverse-size", "0.6.9", True, "kornia/kornia git grep @ v0.6.9: in resize.py"),
+    ("kornia-resize-argument-checks", "0.6.0", True, "kornia/kornia affwarp.py @ v0.6.0: both texts"),
+    ("kornia-resize-argument-checks", "0.8.3", True, "kornia/kornia affwarp.py @ v0.8.3: both texts"),
+    ("tinygrad-interpolate-modes", "0.9.0", False, "tinygrad/tinygrad git grep @ v0.9.0: 0 hits"),
+    ("tinygrad-interpolate-modes", "0.10.0", True, "tinygrad/tinygrad tinygrad/tensor.py @ v0.10.0: both asserts"),
+    ("tinygrad-onnx-invalid-coordinate-mode", "0.10.0", False, "tinygrad/tinygrad git grep @ v0.10.0: 0 hits"),
+    ("tinygrad-onnx-invalid-coordinate-mode", "0.11.0", True, "tinygrad/tinygrad frontend/onnx.py @ v0.11.0"),
+    ("tensorrt-7.0-asymmetric-only", "7.0", True,
+     "onnx/onnx-tensorrt @ 7.0: 'only supports asymmetric resize!' present"),
+    ("tensorrt-7.0-asymmetric-only", "7.1", False, "onnx/onnx-tensorrt @ 7.1: absent"),
+    ("tensorrt-7-nearest-floor-only", "7.2.1", True,
+     "onnx/onnx-tensorrt @ 7.2.1: 'This version of TensorRT only supports floor nearest_mode!' present"),
+    ("tensorrt-7-nearest-floor-only", "8.0", False, "onnx/onnx-tensorrt @ 8.0-GA: absent"),
+    ("tensorrt-cubic-missing-before-8.5", "8.4", True,
+     "onnx/onnx-tensorrt @ 8.4-GA: 'does not support cubic interpolation!' present"),
+    ("tensorrt-cubic-missing-before-8.5", "8.5", False, "onnx/onnx-tensorrt @ 8.5-GA: absent"),
+    ("tensorrt-mode-name", "8.4", False, "onnx/onnx-tensorrt @ 8.4-GA: no 'Invalid Resize mode'"),
+    ("tensorrt-mode-name", "8.5", True, "onnx/onnx-tensorrt @ 8.5-GA: 'Invalid Resize mode'"),
+    ("tensorrt-antialias-rejected", "9.3", False, "onnx/onnx-tensorrt @ 9.3: no 'Antialiasing is not supported'"),
+    ("tensorrt-antialias-rejected", "10.0", True, "onnx/onnx-tensorrt @ 10.0-GA: the antialias check"),
+    ("tensorrt-antialias-ignored-before-10", "9.3", True, "onnx/onnx-tensorrt @ 9.3: antialias never read"),
+    ("tensorrt-antialias-ignored-before-10", "10.0", False, "onnx/onnx-tensorrt @ 10.0-GA: refused instead"),
+    ("tensorrt-keep-aspect-ratio-rejected", "9.3", False, "onnx/onnx-tensorrt @ 9.3: no 'Only `stretch`'"),
+    ("tensorrt-keep-aspect-ratio-rejected", "10.0", True, "onnx/onnx-tensorrt @ 10.0-GA: 'Only `stretch`'"),
+    ("tensorrt-axes-runtime-scales", "9.3", False, "onnx/onnx-tensorrt @ 9.3: no axesInterlacingNeeded"),
+    ("tensorrt-axes-runtime-scales", "10.0", True, "onnx/onnx-tensorrt @ 10.0-GA: axesInterlacingNeeded"),
+    ("tensorrt-scales-initializer", "8.0", True,
+     "onnx/onnx-tensorrt @ 8.0-GA: 'Resize scales must be an initializer!' present"),
+    ("tensorrt-scales-initializer", "8.4", False, "onnx/onnx-tensorrt @ 8.4-GA: absent"),
+    ("ncnn-pnnx-nearest-exact", "20250503", False,
+     "Tencent/ncnn git grep 'unsupported interpolate mode nearest-exact' @ 20250503: 0 hits"),
+    ("ncnn-pnnx-nearest-exact", "20260113", True, "Tencent/ncnn @ 20260113: in pass_ncnn/F_interpolate.cpp"),
+    ("migraphx-linear-runtime-scales", "6.1", False,
+     "ROCm/AMDMIGraphX git grep 'linear mode not supported for non-constant inputs' @ rocm-6.1.0: 0 hits"),
+    ("migraphx-linear-runtime-scales", "6.2", True, "ROCm/AMDMIGraphX @ rocm-6.2.0: present"),
+    ("tvm-relay-upsample-inputs", "0.19.0", True,
+     "apache/tvm tags/v0.19.0 has python/tvm/relay/frontend/onnx.py"),
+    ("tvm-relay-upsample-inputs", "0.20.0", False, "apache/tvm tags/v0.20.0 has no Relay ONNX frontend"),
+    ("tvm-relay-invalid-mode", "0.20.0", False, "apache/tvm tags/v0.20.0 has no Relay ONNX frontend"),
+    ("tensorrt-7-coordinate-modes", "7.0", False, "onnx/onnx-tensorrt @ 7.0: no '... and pytorch_half_pixel resize!'"),
+    ("tensorrt-7-coordinate-modes", "7.1", True, "onnx/onnx-tensorrt @ 7.1: present"),
+    ("tensorrt-7-coordinate-modes", "8.0", False, "onnx/onnx-tensorrt @ 8.0-GA: absent"),
+    ("tensorrt-7-nearest-coordinates", "7.1", True,
+     "onnx/onnx-tensorrt @ 7.1: '... for nearest neighbor resizes when scales are provided!' present"),
+    ("tensorrt-7-nearest-coordinates", "8.0", False, "onnx/onnx-tensorrt @ 8.0-GA: absent"),
+    ("tensorrt-7-pytorch-half-pixel-length-1", "7.0", False,
+     "onnx/onnx-tensorrt @ 7.0: no 'pytorch_half_pixel resizing for 1D interpolation!'"),
+    ("tensorrt-7-pytorch-half-pixel-length-1", "7.1", True, "onnx/onnx-tensorrt @ 7.1: present"),
+    ("tensorrt-7-pytorch-half-pixel-length-1", "8.0", False, "onnx/onnx-tensorrt @ 8.0-GA: absent"),
+    ("tensorrt-7-linear-coordinates", "8.0", False, "onnx/onnx-tensorrt @ 8.0-GA: the 7.x coordinate assertion gone"),
+    ("tvm-relay-opset18-attributes", "0.20.0", False, "apache/tvm tags/v0.20.0 has no Relay ONNX frontend"),
+]
+
+
+@pytest.mark.parametrize("record_id, release, holds, why", PINNED, ids=lambda x: x if isinstance(x, str) else None)
+def test_bound_agrees_with_the_pinned_fact(record_id, release, holds, why):
+    record = KB.record(record_id)
+    assert record.versions.contains(release) is holds, f"{record_id} at {release}: {why}"
+
+
+def test_the_table_samples_enough_records_across_runtimes():
+    records = {r for r, *_ in PINNED}
+    assert len(records) >= 25
+    assert len({KB.record(r).library for r in records}) >= 8
+
+
+def test_lanczos_exists_in_the_installed_torch():
+    """The live side of the lanczos bound: the installed release (2.13.0) runs it."""
+    torch = pytest.importorskip("torch")
+    from explorer.versions import parse_version
+    version = torch.__version__.split("+")[0]
+    x = torch.rand(1, 1, 8, 8)
+    y = torch.nn.functional.interpolate(x, size=(4, 4), mode="lanczos", antialias=True)
+    assert y.shape == (1, 1, 4, 4)
+    assert not KB.record("torch-lanczos-missing-before-2.12").versions.contains(version)
+    assert parse_version(version) >= parse_version("2.12")
+
+
+def test_float16_scales_refused_by_the_installed_onnxruntime():
+    ort = pytest.importorskip("onnxruntime")
+    onnx = pytest.importorskip("onnx")
+    import numpy as np
+    from onnx import TensorProto, helper
+    x = helper.make_tensor_value_info("X", TensorProto.FLOAT, [1, 1, 4, 4])
+    y = helper.make_tensor_value_info("Y", TensorProto.FLOAT, None)
+    scales = helper.make_tensor("scales", TensorProto.FLOAT16, [4],
+                                np.array([1, 1, 2, 2], np.float16).view(np.uint16).tolist())
+    node = helper.make_node("Resize", ["X", "", "scales"], ["Y"], name="Resize_0", mode="nearest")
+    model = helper.make_model(helper.make_graph([node], "g", [x], [y], initializer=[scales]),
+                              opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 7
+    with pytest.raises(Exception, match=r"Type 'tensor\(float16\)' of input parameter \(scales\) of operator "
+                                        r"\(Resize\)"):
+        ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    assert KB.record("ort-float16-scales-invalid").versions.contains(ort.__version__)
