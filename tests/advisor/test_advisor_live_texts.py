@@ -196,7 +196,8 @@ def test_dynamo_exporter_text(record_id, capfd, caplog):
 
 
 # ----------------------------------------------------------------------------------------------- ONNX Runtime
-def _ort_model(opset, attrs, shape, scales=None, sizes=None, roi=None, dtype="float", op="Resize", roi_input=True):
+def _ort_model(opset, attrs, shape, scales=None, sizes=None, roi=None, dtype="float", op="Resize", roi_input=True,
+               scales_dtype="float"):
     onnx = pytest.importorskip("onnx")
     helper, tp = onnx.helper, onnx.TensorProto
     elem = {"float": tp.FLOAT, "double": tp.DOUBLE, "uint8": tp.UINT8}[dtype]
@@ -207,7 +208,8 @@ def _ort_model(opset, attrs, shape, scales=None, sizes=None, roi=None, dtype="fl
             inits.append(helper.make_tensor("roi", tp.FLOAT, [len(roi)], roi))
     if scales is not None:
         inputs.append("scales")
-        inits.append(helper.make_tensor("scales", tp.FLOAT, [len(scales)], scales))
+        scales_elem = {"float": tp.FLOAT, "float16": tp.FLOAT16}[scales_dtype]
+        inits.append(helper.make_tensor("scales", scales_elem, [len(scales)], scales))
     elif opset >= 11 and op == "Resize":
         inputs.append("")
     if sizes is not None:
@@ -230,6 +232,22 @@ def _ort(model_args, feed_shape=(1, 3, 8, 8), feed_dtype=np.float32):
         model = _ort_model(*model_args[0], **model_args[1])
         sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
         sess.run(None, {"X": np.random.default_rng(0).random(feed_shape).astype(feed_dtype) * 200})
+    return run
+
+
+def _ort_from_file(model_args):
+    """The session made from a model file, as users load one (ONNX Runtime then names the path)."""
+    ort = pytest.importorskip("onnxruntime")
+
+    def run():
+        import tempfile
+
+        model = _ort_model(*model_args[0], **model_args[1])
+        with tempfile.TemporaryDirectory() as folder:
+            path = f"{folder}/model.onnx"
+            with open(path, "wb") as fh:
+                fh.write(model.SerializeToString())
+            ort.InferenceSession(path, providers=["CPUExecutionProvider"])
     return run
 
 
@@ -260,6 +278,8 @@ ORT = {
     "ort-attribute-needs-opset-18": _ort(_m(13, dict(mode="linear", antialias=1), [1, 3, 8, 8],
                                             scales=[1, 1, 0.5, 0.5])),
     "ort-resize11-needs-scales-input": _ort(_m(11, dict(mode="nearest"), [1, 3, 8, 8], roi=[0.0] * 8)),
+    "ort-float16-scales-invalid": _ort_from_file(_m(13, dict(mode="linear"), [1, 3, 8, 8],
+                                                    scales=[1, 1, 2.0, 2.0], scales_dtype="float16")),
     "ort-upsample-deprecated": _ort(_m(10, dict(mode="nearest"), [1, 3, 8, 8], scales=[1, 1, 2.0, 2.0],
                                        op="Upsample")),
     "onnx-upsample9-no-downscale": _ort(_m(9, dict(mode="nearest"), [1, 3, 8, 8], scales=[1, 1, 0.5, 0.5],
