@@ -19,7 +19,7 @@ import numbers
 
 import numpy as np
 
-from .errors import ArgumentTypeError, ArgumentValueError
+from .errors import ArgumentTypeError, ArgumentValueError, brief
 
 
 def is_integer(value) -> bool:
@@ -191,3 +191,134 @@ def image_scale(scale) -> float:
     if not is_number(scale):
         raise ArgumentValueError(f"scale={scale!r} is not valid; give {hint}")
     return positive_number(scale, "scale", hint)
+
+
+# ---------------------------------------------------------------------------------------------- strict checks
+# The advisor's questions (check, suggest_fixes, scan, lint, pick) come from code, command lines, configuration
+# files and the explorer's page: a string "false" or a NaN is a mistake to report, never a truthy value.
+
+#: Longest version text accepted (a release such as "0.22.0-pre.2+cu124" is far shorter).
+MAX_VERSION_CHARS = 64
+#: Most spatial axes a scale factor may be given for (the advisor's spatial_dims are 1 to 4).
+MAX_SPATIAL_DIMS = 4
+
+
+def strict_bool(value, name: str, allow_none: bool = False):
+    """True or False exactly (a numpy bool too); None when ``allow_none``.  Strings ("false", "no"), numbers and
+    NaN are refused: ``bool("false")`` is True.
+
+    >>> strict_bool(False, "training"), strict_bool(None, "align_corners", allow_none=True)
+    (False, None)
+    >>> strict_bool("false", "training")
+    Traceback (most recent call last):
+    ...
+    explorer.errors.ArgumentTypeError: training='false' is not valid; give True or False
+    """
+    if value is None and allow_none:
+        return None
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    allowed = "True, False or None" if allow_none else "True or False"
+    raise ArgumentTypeError(f"{name}={brief(value)} is not valid; give {allowed}")
+
+
+def finite_number(value, name: str, minimum: float | None = None, maximum: float | None = None,
+                  hint: str = "") -> float:
+    """A real number (not a bool, not NaN, not infinite) from ``minimum`` to ``maximum`` (inclusive), as a float.
+
+    >>> finite_number(0.5, "scale", minimum=0)
+    0.5
+    >>> finite_number(float("nan"), "scale")
+    Traceback (most recent call last):
+    ...
+    explorer.errors.ArgumentValueError: scale=nan is not valid; give a finite number
+    """
+    bounds = ("" if minimum is None and maximum is None else f" from {minimum} to {maximum}" if
+              minimum is not None and maximum is not None else f" of at least {minimum}" if minimum is not None
+              else f" of at most {maximum}")
+    text = hint or f"a finite number{bounds}"
+    if not is_number(value):
+        raise ArgumentTypeError(f"{name}={brief(value)} is not valid; give {text}")
+    try:
+        number = float(value)
+    except OverflowError:
+        number = math.inf
+    if not math.isfinite(number) or (minimum is not None and number < minimum) or \
+            (maximum is not None and number > maximum):
+        raise ArgumentValueError(f"{name}={brief(value)} is not valid; give {text}")
+    return number
+
+
+def integer(value, name: str, minimum: int | None = None, maximum: int | None = None, hint: str = "") -> int:
+    """An int (numpy integers too, not a bool) from ``minimum`` to ``maximum`` inclusive."""
+    text = hint or ("an integer" + ("" if minimum is None else f" of at least {minimum}") +
+                    ("" if maximum is None else f" and at most {maximum}"))
+    if not is_integer(value):
+        raise ArgumentTypeError(f"{name}={brief(value)} is not valid; give {text}")
+    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+        raise ArgumentValueError(f"{name}={brief(value)} is not valid; give {text}")
+    return int(value)
+
+
+def opset(value, name: str = "opset", minimum: int = 1, hint: str = "") -> int:
+    """An ONNX opset: an integer from ``minimum`` to :data:`~explorer.limits.MAX_OPSET`.
+
+    >>> opset(18)
+    18
+    >>> opset(10**100)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    explorer.errors.ArgumentValueError: opset=1000...000 is not valid; give an ONNX opset from 1 to 1000, e.g. 18
+    """
+    from .limits import MAX_OPSET
+
+    return integer(value, name, minimum, MAX_OPSET, hint or f"an ONNX opset from {minimum} to {MAX_OPSET}, e.g. 18")
+
+
+def version_text(value, name: str = "version") -> str:
+    """A release written as text ('2.5.1', '0.22.0-pre.2'), stripped, at most :data:`MAX_VERSION_CHARS` long
+    (only its form is checked here; :func:`explorer.advisor.versions.parse_version` reads it)."""
+    if not isinstance(value, str):
+        raise ArgumentTypeError(f"{name} must be a string such as '0.22.0-pre.1', got {brief(value)}")
+    text = value.strip()
+    if not text or len(text) > MAX_VERSION_CHARS:
+        raise ArgumentValueError(f"{name}={brief(value)} is not a version number; write it like '2.13.0', '0.21' or "
+                                 f"'0.22.0-pre.1' (at most {MAX_VERSION_CHARS} characters)")
+    return text
+
+
+def scale_factor_given(value, name: str = "scale_factor", spatial_dims: int | None = None):
+    """Whether a call passes a scale factor: None (not said), True or False, or the factor itself (a positive
+    finite number, or one per spatial axis) which means True.
+
+    >>> scale_factor_given(None), scale_factor_given(False), scale_factor_given(1.5), scale_factor_given((2, 2))
+    (None, False, True, True)
+    >>> scale_factor_given("abc")
+    Traceback (most recent call last):
+    ...
+    explorer.errors.ArgumentTypeError: scale_factor='abc' is not valid; give True, False, None or the factor (a positive finite number, or one per spatial axis)
+    """
+    hint = "True, False, None or the factor (a positive finite number, or one per spatial axis)"
+    if value is None or isinstance(value, (bool, np.bool_)):
+        return None if value is None else bool(value)
+    if is_number(value):
+        positive_number(value, name, hint)
+        return True
+    if isinstance(value, (list, tuple, np.ndarray)):
+        items = list(np.asarray(value, dtype=object).reshape(-1)) if isinstance(value, np.ndarray) else list(value)
+        most = MAX_SPATIAL_DIMS if spatial_dims is None else spatial_dims
+        if not items or len(items) > most or (spatial_dims is not None and len(items) not in (1, spatial_dims)):
+            raise ArgumentValueError(f"{name}={brief(value)} has {len(items)} entries; give one factor or one per "
+                                     f"spatial axis ({most})")
+        for item in items:
+            positive_number(item, name, hint)
+        return True
+    raise ArgumentTypeError(f"{name}={brief(value)} is not valid; give {hint}")
+
+
+def sequence(value, name: str, what: str = "a sequence") -> tuple:
+    """The items of an ordered sequence (a list, a tuple, an array); a set or a dict (no order) is refused."""
+    if isinstance(value, (set, frozenset, dict)) or isinstance(value, type({}.keys())):
+        raise ArgumentTypeError(f"{name}={brief(value)} is not valid; give {what} in order (a tuple or a list; a "
+                                f"{type(value).__name__} has no order)")
+    return tuple(value)
