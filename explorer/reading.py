@@ -83,7 +83,7 @@ def read_file(path, limit: int, *, root=None, what: str = "") -> bytes:
     if kind is not None:
         raise UnreadableError(f"{label} is {kind}, not a regular file")
     if info.st_size > limit:
-        raise UnreadableError(f"{label} has {info.st_size} bytes, more than the limit of {limit}")
+        raise UnreadableError(f"{label} has {info.st_size} bytes, above the limit of {limit}")
     try:
         fd = os.open(path, flags)
     except OSError as exc:
@@ -100,7 +100,7 @@ def read_file(path, limit: int, *, root=None, what: str = "") -> bytes:
             chunks.append(chunk)
             total += len(chunk)
         if total > limit:
-            raise UnreadableError(f"{label} has more than the limit of {limit} bytes")
+            raise UnreadableError(f"{label} has more bytes than the limit of {limit}")
         return b"".join(chunks)
     except UnreadableError:
         raise

@@ -11,6 +11,8 @@ import importlib
 
 import pytest
 
+import explorer
+
 onnx = pytest.importorskip("onnx")
 from onnx import TensorProto, helper  # noqa: E402
 
@@ -19,7 +21,7 @@ from explorer.advisor.onnx_resize import load_model, resize_nodes  # noqa: E402
 from explorer.advisor.scan import scan  # noqa: E402
 from explorer.errors import UnreadableError  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(explorer.__file__)))  # the tree under test
 SECRET = b"API_TOKEN=supersecretvalue12345\n"  # 32 bytes: four int64 values
 SECRET_INTS = [int.from_bytes(SECRET[k:k + 8], "little", signed=True) for k in range(0, 32, 8)]
 
