@@ -127,3 +127,5 @@ MAX_OPSET = 1000
 # ------------------------------------------------------------------------------------------------ the explorer (links)
 #: Largest configuration file the explorer opens (bytes): an exported configuration is a few hundred bytes.
 APP_MAX_CONFIG_BYTES = 2**20
+#: Longest query string a link may carry (characters): a link's settings take a few hundred.
+APP_MAX_QUERY_CHARS = 8192

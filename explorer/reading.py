@@ -67,7 +67,7 @@ def read_file(path, limit: int, *, root=None, what: str = "") -> bytes:
 
     With ``root``, the path must resolve inside it.  ``what`` names the input in messages ("model file", ...).
     """
-    label = f"{what} {_label(path)!s}".strip() if what else repr(_label(path))
+    label = f"{what} {_label(path)!r}" if what else repr(_label(path))
     path = os.fspath(path)
     if root is not None and not inside(path, root):
         raise UnreadableError(f"{label} resolves outside {_label(root)!r} (a symbolic link out of the tree); "
@@ -76,14 +76,14 @@ def read_file(path, limit: int, *, root=None, what: str = "") -> bytes:
     try:
         info = os.stat(path)  # before opening: opening a FIFO for reading blocks on some systems
     except FileNotFoundError:
-        raise UnreadableError(f"{label} does not exist (or is a broken symbolic link)") from None
+        raise UnreadableError(f"cannot read {label}: it does not exist (or is a broken symbolic link)") from None
     except OSError as exc:
         raise UnreadableError(f"cannot read {label}: {exc.strerror or exc}") from None
     kind = kind_of(info.st_mode)
     if kind is not None:
         raise UnreadableError(f"{label} is {kind}, not a regular file")
     if info.st_size > limit:
-        raise UnreadableError(f"{label} has {info.st_size} bytes, above the limit of {limit}")
+        raise UnreadableError(f"{label} has {info.st_size} bytes, more than the limit of {limit}")
     try:
         fd = os.open(path, flags)
     except OSError as exc:

@@ -24,7 +24,7 @@ import ipywidgets as W
 from ...advisor.pick import CONTENTS, PRIORITIES
 from ...conventions.image_resize import MODES
 from ...conventions.mode_names import LIBRARIES
-from ...errors import ArgumentValueError
+from ...errors import ArgumentValueError, brief
 from ...images import TEST_IMAGES
 from ...limits import APP_MAX_LENGTH
 from ..defaults import UPSTREAMS
@@ -68,12 +68,12 @@ def parse_size(text):
     try:
         numbers = [int(p) for p in parts]
     except ValueError:
-        raise ArgumentValueError(f"size={text!r} is not valid; type height × width, e.g. 64×48 (or one number "
+        raise ArgumentValueError(f"size={brief(text)} is not valid; type height × width, e.g. 64×48 (or one number "
                                  "for a square), or leave it empty to use the scale") from None
     if len(numbers) == 1:
         numbers = numbers * 2
     if len(numbers) != 2:
-        raise ArgumentValueError(f"size={text!r} is not valid; type height × width, e.g. 64×48")
+        raise ArgumentValueError(f"size={brief(text)} is not valid; type height × width, e.g. 64×48")
     return tuple(numbers)
 
 

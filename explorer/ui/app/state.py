@@ -34,7 +34,8 @@ import numpy as np
 from ...advisor.pick import CONTENTS, PRIORITIES
 from ...conventions.image_resize import MODES, check_scale, check_size
 from ...conventions.mode_names import LIBRARIES
-from ...errors import ArgumentValueError, choice_error
+from ... import validate
+from ...errors import ArgumentValueError, brief, choice_error
 from ...images import TEST_IMAGES
 from ...limits import APP_MAX_LENGTH, APP_MAX_OUTPUT_BYTES
 from ..defaults import DEFAULT_CROP, DEFAULT_RECT, UPSTREAMS
@@ -151,14 +152,21 @@ def check_budget(image_shape, scale, size):
     ``size`` would take more than :data:`explorer.limits.APP_MAX_OUTPUT_BYTES` (checked before anything is
     computed, so no value typed in the page can exhaust the kernel's memory)."""
     h, w, c = (int(n) for n in image_shape)
-    out = tuple(size) if size is not None else (int(h * scale), int(w * scale))
-    need = out[0] * out[1] * c * 4
+    if size is not None:
+        out = tuple(int(n) for n in size)
+        need = out[0] * out[1] * c * 4  # integers: exact however large
+    else:
+        scale = float(scale)
+        out = (h * scale, w * scale)  # floats: a scale of 1e300 gives inf, never an int conversion
+        need = out[0] * out[1] * c * 4.0
     if need <= APP_MAX_OUTPUT_BYTES:
         return
     side = int((APP_MAX_OUTPUT_BYTES / (4 * c)) ** 0.5)
-    what = f"size={tuple(size)!r}" if size is not None else f"scale={scale!r}"
-    raise ArgumentValueError(f"{what} is too large for the explorer: its output would be {out[0]}×{out[1]}×{c} "
-                             f"float32 values, {need / 2**30:.1f} GiB, more than the "
+    what = f"size={brief(tuple(size))}" if size is not None else f"scale={brief(scale)}"
+    shape = "×".join(str(n) if isinstance(n, int) else f"{n:.3g}" for n in out)
+    amount = f"{need / 2**30:.1f} GiB" if need < 2**70 else f"{float(need):.2g} bytes"
+    raise ArgumentValueError(f"{what} is too large for the explorer: its output would be {shape}×{c} "
+                             f"float32 values, {amount}, more than the "
                              f"{APP_MAX_OUTPUT_BYTES // 2**20} MiB one output may take "
                              f"(explorer.limits.APP_MAX_OUTPUT_BYTES); the largest square output here is "
                              f"{side}×{side}")
@@ -282,10 +290,14 @@ def _check_version(state, value, changes):
 
 
 def _check_opset(state, value, changes):
+    """An opset of at least the backend's first known one; a later one is answered as the newest known opset
+    at or below it (an opset past :data:`~explorer.limits.MAX_OPSET` is refused, not taken as the newest)."""
     if value is None:
         return None
     entry = state.backends.get(_backend_of(state, changes))
     opsets = entry[2] if entry else ()
+    if validate.is_integer(value) and opsets and value >= opsets[0]:
+        value = validate.opset(value)
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not opsets or value < opsets[0]:
         raise choice_error("opset", value, [str(o) for o in opsets] or ["None"],
                            context=f"for backend {_backend_of(state, changes)!r}")
