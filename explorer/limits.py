@@ -129,3 +129,8 @@ MAX_OPSET = 1000
 APP_MAX_CONFIG_BYTES = 2**20
 #: Longest query string a link may carry (characters): a link's settings take a few hundred.
 APP_MAX_QUERY_CHARS = 8192
+
+# ------------------------------------------------------------------------------------------------ lengths
+#: Longest axis any entry point takes (samples): far past any memory, and small enough that indices fit int64
+#: and coordinates are exact in float64 (2**53); a longer one is refused before any arithmetic.
+MAX_AXIS_LENGTH = 2**48

@@ -19,7 +19,12 @@ import numbers
 
 import numpy as np
 
-from .errors import ArgumentTypeError, ArgumentValueError, brief
+from .errors import ArgumentTypeError, ArgumentValueError, OutputTooLargeError, brief
+from .limits import MAX_AXIS_LENGTH
+
+
+_TOO_LONG = (f"more than explorer.limits.MAX_AXIS_LENGTH = 2**48 samples (one such axis of float32 values is "
+             f"{4 * MAX_AXIS_LENGTH // 2**30} GiB)")
 
 
 def is_integer(value) -> bool:
@@ -33,7 +38,11 @@ def is_number(value) -> bool:
 
 
 def array(x, name: str) -> np.ndarray:
-    """``x`` as a numeric numpy array (no copy when it already is one)."""
+    """``x`` as a numeric numpy array (no copy when it already is one).  A masked array is refused (its mask
+    would be ignored); an array in the other byte order is read in the machine's (the same values)."""
+    if isinstance(x, np.ma.MaskedArray):
+        raise ArgumentTypeError(f"{name} is a masked array: its mask would be ignored; give {name}.filled(value) "
+                                "(or np.asarray of it) to say what the masked values are")
     if not isinstance(x, np.ndarray):
         if isinstance(x, (str, bytes)):
             raise ArgumentTypeError(f"{name} must be an array, got {type(x).__name__} {x!r:.40}")
@@ -43,6 +52,8 @@ def array(x, name: str) -> np.ndarray:
             raise ArgumentTypeError(f"{name} must be an array, got {type(x).__name__}: {exc}") from None
     if x.dtype.kind not in "biufc":
         raise ArgumentTypeError(f"{name} must be a numeric array, got an array of dtype {x.dtype}")
+    if not x.dtype.isnative:
+        x = x.astype(x.dtype.newbyteorder("="))
     return x
 
 
@@ -60,11 +71,13 @@ def positive_number(value, name: str, hint: str = "a positive finite number") ->
 
 
 def length(value, name: str) -> int:
-    """An axis length: an integer of at least 1."""
+    """An axis length: an integer from 1 to :data:`~explorer.limits.MAX_AXIS_LENGTH`."""
     if not is_integer(value):
-        raise ArgumentTypeError(f"{name} must be an integer, got {value!r}")
+        raise ArgumentTypeError(f"{name} must be an integer, got {brief(value)}")
     if value < 1:
-        raise ArgumentValueError(f"{name} must be at least 1, got {value}")
+        raise ArgumentValueError(f"{name} must be at least 1, got {brief(value)}")
+    if value > MAX_AXIS_LENGTH:
+        raise OutputTooLargeError(f"{name}={brief(value)} is too long for any axis: {_TOO_LONG}")
     return int(value)
 
 
@@ -79,17 +92,20 @@ def lengths(size, name: str = "size", minimum: int = 1) -> tuple[int, ...]:
     elif isinstance(size, np.ndarray) and size.ndim == 0 and size.dtype.kind in "iu":
         size = (int(size),)
     if isinstance(size, (str, bytes)):
-        raise ArgumentTypeError(f"{name} must be an int or a sequence of ints, got {size!r}")
+        raise ArgumentTypeError(f"{name} must be an int or a sequence of ints, got {brief(size)}")
+    unordered(size, name, "the lengths")
     try:
         size = tuple(size)
     except TypeError:
-        raise ArgumentTypeError(f"{name} must be an int or a sequence of ints, got {size!r}") from None
+        raise ArgumentTypeError(f"{name} must be an int or a sequence of ints, got {brief(size)}") from None
     for s in size:
         if not is_integer(s):
-            raise ArgumentTypeError(f"{name} must contain integers, got {size!r}")
+            raise ArgumentTypeError(f"{name} must contain integers, got {brief(size)}")
         if s < minimum:
             what = "positive" if minimum == 1 else f"at least {minimum}"
-            raise ArgumentValueError(f"{name} must be {what}, got {size!r}")
+            raise ArgumentValueError(f"{name} must be {what}, got {brief(size)}")
+        if s > MAX_AXIS_LENGTH:
+            raise OutputTooLargeError(f"{name}={brief(size)} holds a length too long for any axis: {_TOO_LONG}")
     return tuple(int(s) for s in size)
 
 
@@ -101,10 +117,11 @@ def axes(ndim: int, count: int, given) -> tuple[int, ...]:
         return tuple(range(ndim - count, ndim))
     if is_integer(given):
         given = (given,)
+    unordered(given, "axes", "the axes")
     try:
         given = tuple(given)
     except TypeError:
-        raise ArgumentTypeError(f"axes must be an int or a sequence of ints, got {given!r}") from None
+        raise ArgumentTypeError(f"axes must be an int or a sequence of ints, got {brief(given)}") from None
     if len(given) != count:
         raise ArgumentValueError(f"axes={given} and size must have the same length ({count})")
     out = []
@@ -137,11 +154,12 @@ def per_axis(value, count: int, name: str) -> tuple:
     if value is None or is_number(value):
         return (value,) * count
     if isinstance(value, (str, bytes)):
-        raise ArgumentTypeError(f"{name} must be a number or a sequence of numbers, got {value!r}")
+        raise ArgumentTypeError(f"{name} must be a number or a sequence of numbers, got {brief(value)}")
+    unordered(value, name, "one value per axis")
     try:
         value = tuple(value)
     except TypeError:
-        raise ArgumentTypeError(f"{name} must be a number or a sequence of numbers, got {value!r}") from None
+        raise ArgumentTypeError(f"{name} must be a number or a sequence of numbers, got {brief(value)}") from None
     if len(value) != count:
         raise ArgumentValueError(f"{name} has {len(value)} entries but {count} axes are resized")
     return value
@@ -316,9 +334,14 @@ def scale_factor_given(value, name: str = "scale_factor", spatial_dims: int | No
     raise ArgumentTypeError(f"{name}={brief(value)} is not valid; give {hint}")
 
 
-def sequence(value, name: str, what: str = "a sequence") -> tuple:
-    """The items of an ordered sequence (a list, a tuple, an array); a set or a dict (no order) is refused."""
-    if isinstance(value, (set, frozenset, dict)) or isinstance(value, type({}.keys())):
+def unordered(value, name: str, what: str = "the values") -> None:
+    """Refuse a set or a dict (or a view of one) where an ordered sequence belongs: its order is not the caller's.
+
+    >>> unordered({2, 3}, "size", "the lengths")
+    Traceback (most recent call last):
+    ...
+    explorer.errors.ArgumentTypeError: size={2, 3} is not valid; give the lengths in order (a tuple or a list; a set has no order)
+    """
+    if isinstance(value, (set, frozenset, dict, type({}.keys()), type({}.values()), type({}.items()))):
         raise ArgumentTypeError(f"{name}={brief(value)} is not valid; give {what} in order (a tuple or a list; a "
                                 f"{type(value).__name__} has no order)")
-    return tuple(value)

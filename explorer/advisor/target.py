@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from .. import validate
 from ..errors import ArgumentTypeError, ArgumentValueError, choice_error
 from .knowledge import Backend, load
 from .versions import parse_version
@@ -72,11 +73,13 @@ class Setup:
         if not isinstance(mode, str) or not mode.strip():
             raise ArgumentValueError(f"mode must be a non-empty mode name such as 'nearest-exact', got {mode!r}")
         native = b.native_mode(mode)
+        training = validate.strict_bool(training, "training")
+        deterministic = validate.strict_bool(deterministic, "deterministic")
         if version is not None:
-            version = str(version).strip()
+            version = validate.version_text(str(version) if validate.is_number(version) else version)
             parse_version(version)
         if converter_version is not None:
-            converter_version = str(converter_version).strip()
+            converter_version = validate.version_text(converter_version, "converter_version")
             parse_version(converter_version)
         device = _device(device, b)
         if align_corners not in (None, True, False):
@@ -90,8 +93,9 @@ class Setup:
             if not isinstance(export, str) or export.strip().lower() not in EXPORTS:
                 raise choice_error("export", export, EXPORTS)
             export = export.strip().lower()
-        if opset is not None and (isinstance(opset, bool) or not isinstance(opset, (int, np.integer)) or opset < 1):
-            raise ArgumentValueError(f"opset must be a positive integer such as 18, got {opset!r}")
+        if opset is not None:
+            opset = validate.opset(opset)
+        scale_factor = validate.scale_factor_given(scale_factor, spatial_dims=int(spatial_dims))
         if reference is not None:
             reference = _reference_id(reference)
         resolved = version if version is not None else kb.libraries[b.library].newest

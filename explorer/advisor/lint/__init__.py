@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ... import reading
+from ... import reading, validate
 from ...errors import choice_error
 from ...limits import MAX_MODEL_BYTES
 from ..findings import SEVERITY_ORDER
@@ -99,8 +99,9 @@ def lint(path, backend: str, training: bool | None = None, version=None, device=
     ``path`` (``tests``, ``*.json``, ``src/gen/*``).  ``baseline`` is a file written by ``lint --write-baseline``:
     the findings it lists do not fail the run.  Paths in the report are relative to ``path``.
     """
-    if min_severity not in SEVERITY_ORDER:
+    if not isinstance(min_severity, str) or min_severity not in SEVERITY_ORDER:
         raise choice_error("min_severity", min_severity, SEVERITY_ORDER)
+    training = validate.strict_bool(training, "training", allow_none=True)
     question = Question(backend=backend, training=training, version=version, device=device, export=export,
                         opset=opset, dtype=dtype, deterministic=deterministic, reference=reference,
                         converter_version=converter_version)
