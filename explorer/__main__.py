@@ -164,8 +164,10 @@ class LintCommand(Command):
     name = "lint"
     help = "find every resize call in Python, Rust and config files and report the risky ones (for CI)"
     epilog = """exit status: 0 when no error finding remains (after inline suppressions and the baseline),
-1 when at least one does, 2 on a usage error (unknown backend or option, missing path, unreadable baseline).
-Files that cannot be read (broken links, FIFOs, permissions, above the size limit) are skipped with a warning.
+1 when at least one does, 2 on a usage error (unknown backend or option, missing path, unreadable baseline),
+3 when the tool itself fails (internal error).
+Files that cannot be read (broken links, links out of the tree, FIFOs, permissions, above the size limit) and
+files the linter fails on are skipped with a warning naming them.
 Suppress one finding with a comment on the call's line or the line above, with a reason:
   # explorer: ignore[RULE] why this is fine"""
 
