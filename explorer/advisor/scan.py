@@ -630,6 +630,21 @@ def _torch_reference(c: ResizeCall) -> NodeCall:
 
 
 def _scan_torch_call(c: ResizeCall, backend, setup_args, opset) -> ScannedNode:
+    """One interpolate call's analysis; a failure in it is a finding on that call, never the end of the scan."""
+    try:
+        return _analyse_torch_call(c, backend, setup_args, opset)
+    except Exception as exc:  # noqa: BLE001 - one call's analysis never stops the others (reported on the call)
+        scanned = ScannedNode(node=c.name, op_type=c.op, opset=opset, attributes=c.attributes,
+                              input_shape=c.input_shape, output_shape=c.output_shape, source=c,
+                              location=c.location or c.module)
+        scanned.findings.append(Finding(
+            severity="warning", backend=setup_args["backend"], operation="forward", status="unknown", mode=c.mode,
+            message=f"not scanned: call {printable(c.name)!r} could not be analysed ({type(exc).__name__}: "
+                    f"{printable(exc)})", source="explorer.advisor.torch_resize", evidence="measured"))
+        return scanned
+
+
+def _analyse_torch_call(c: ResizeCall, backend, setup_args, opset) -> ScannedNode:
     scanned = ScannedNode(node=c.name, op_type=c.op, opset=opset, attributes=c.attributes,
                           input_shape=c.input_shape, output_shape=c.output_shape, source=c,
                           location=c.location or c.module)
