@@ -59,12 +59,12 @@ TAB_CONTROLS = {
 def clear_caches(app):
     from explorer.advisor import quality
     from explorer.engine import plan
-    from explorer.ui.compute import anatomy, backends
+    from explorer.ui.compute import backends, kernels
 
     app.engine.clear()
     plan.clear_plan_cache()
     quality._zone_plate_figures.cache_clear()
-    anatomy._default_response.cache_clear()
+    kernels._default_response.cache_clear()
     backends.support_grid.cache_clear()
 
 

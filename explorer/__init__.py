@@ -26,7 +26,7 @@ from .conventions import (
     preset,
     presets,
 )
-from .conventions.pytorch import MODES, interpolate, interpolate_backward, torch_spec
+from .conventions.libraries.pytorch import MODES, interpolate, interpolate_backward, torch_spec
 from .engine import Spec, axis_plan, resize, resize_backward, weights
 from .engine.coords import ROUNDING, TRANSFORMS, source_coordinates
 from .engine.kernels import KERNEL_NAMES, KERNELS

@@ -2,7 +2,7 @@
 
 Each check returns the normalised value or raises one of :mod:`explorer.errors` naming the argument, the
 value and what is allowed.  PyTorch's own messages for ``F.interpolate`` stay in
-:mod:`explorer.conventions.pytorch` (they are part of the contract it reproduces); everything else checks here.
+:mod:`explorer.conventions.libraries.pytorch` (they are part of the contract it reproduces); everything else checks here.
 
 >>> lengths(7), lengths((3, 4)), axes(3, 2, None), per_axis(0.5, 2, "scale_factor")
 ((7,), (3, 4), (1, 2), (0.5, 0.5))
@@ -295,7 +295,7 @@ def opset(value, name: str = "opset", minimum: int = 1, hint: str = "") -> int:
 
 def version_text(value, name: str = "version") -> str:
     """A release written as text ('2.5.1', '0.22.0-pre.2'), stripped, at most :data:`MAX_VERSION_CHARS` long
-    (only its form is checked here; :func:`explorer.advisor.versions.parse_version` reads it)."""
+    (only its form is checked here; :func:`explorer.versions.parse_version` reads it)."""
     if not isinstance(value, str):
         raise ArgumentTypeError(f"{name} must be a string such as '0.22.0-pre.1', got {brief(value)}")
     text = value.strip()

@@ -178,12 +178,12 @@ def call_resize(seed, explorer):
 
 
 def call_library_resize(seed, explorer):
-    from explorer.conventions.mode_names import LIBRARY_MODES, library_id
+    from explorer.conventions.mode_names import library_id, library_modes
 
     d = Draw(seed)
     library = d.either(lambda: pick(d.rng, LIBRARIES[:8]), LIBRARIES[8:])
     try:
-        modes = list(LIBRARY_MODES[library_id(library)])
+        modes = list(library_modes(library_id(library)))
     except Exception:  # noqa: BLE001 - an unknown library: any mode will do
         modes = TORCH_MODES
     mode = d.either(lambda: pick(d.rng, modes), GARBAGE_MODES)

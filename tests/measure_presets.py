@@ -104,7 +104,7 @@ def jax():
 
 def onnx():
     sys.path.insert(0, os.path.dirname(__file__))
-    from test_conventions_onnx import _attributes, ort_resize
+    from onnx_models import attributes as _attributes, ort_resize
 
     for row in presets("onnx"):
         if row.options.get("opset") == 10:

@@ -26,7 +26,7 @@ from .knowledge_checks import validate
 from .lint import LintIssue, LintReport, lint
 from .scan import Scan, ScannedNode, scan
 from .smoke import SmokeCase, smoke_matrix
-from .versions import era_label, parse_version, scope_text
+from ..versions import era_label, parse_version, scope_text
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ class BackendInfo:
     def era_of(self, version: str) -> str | None:
         """The first release of the era ``version`` belongs to (None outside the releases checked)."""
         key = parse_version(version)
-        if not load().libraries[self.library].in_scope(version):
+        if not load().runtimes[self.library].in_scope(version):
             return None
         for start, stop in self.eras:
             if parse_version(start) <= key and (stop is None or key < parse_version(stop)):
@@ -86,7 +86,7 @@ def backends() -> list[BackendInfo]:
     kb = load()
     out = []
     for b in kb.backends.values():
-        lib = kb.libraries[b.library]
+        lib = kb.runtimes[b.library]
         versions = tuple(v for v in kb.versions(b.library) if b.available.contains(v))
         out.append(BackendInfo(b.id, b.library, b.description, b.devices, versions, b.aliases,
                                tuple(b.mode_table()), str(b.available), scope=scope_text(lib.scope),

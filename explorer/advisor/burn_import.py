@@ -32,7 +32,7 @@ import numpy as np
 
 from ..errors import ArgumentValueError
 from .onnx_resize import ResizeNode
-from .versions import VersionRange
+from ..versions import VersionRange
 
 _NON_CONSTANT = ("computed", "inferred", "runtime")
 

@@ -1,5 +1,5 @@
 """What an error text says, read like an engineer reads it: the operations it names, the library and device,
-the mode, the ONNX opset, the dtype, the direction (forward, backward, export) and any release it reveals.
+the mode, the ONNX opset, the dtype, the operation (forward, backward, an export) and any release it reveals.
 
 Paths, hashes and line numbers carry no meaning of their own and are dropped; a whole traceback gives the same
 clues as its message line.  Every step is one pass over the text (``str.find`` loops and chunked regular
@@ -7,7 +7,7 @@ expressions with no nested repetition), so the work grows linearly with the leng
 
 >>> c = read_clues("RuntimeError: upsample_bilinear2d_backward_out_cuda does not have a deterministic "
 ...                "implementation, but you set 'torch.use_deterministic_algorithms(True)'.")
->>> c.ops, sorted(c.devices), c.direction
+>>> c.ops, sorted(c.devices), c.operation
 (('bilinear2d',), ['cuda'], 'backward')
 >>> read_clues("The operator 'aten::_linalg_solve_ex.result' is not currently implemented for MPS").foreign_ops
 ('_linalg_solve_ex',)
@@ -19,11 +19,12 @@ import re
 from dataclasses import dataclass, field
 
 from .. import limits
+from ..conventions import registry
 
 # --- operations -------------------------------------------------------------------------------------------------
 # A resize operation as the libraries name it, reduced to a key: the nominal mode, the rank, "_aa" when
 # antialiased.  upsample_bilinear2d_backward_out_cuda, aten::upsample_bilinear2d.out and
-# UpsampleBilinear2DBackward0 are all "bilinear2d"; the direction is read separately.
+# UpsampleBilinear2DBackward0 are all "bilinear2d"; the operation (forward, backward) is read separately.
 _TORCH_OP = re.compile(r"^_?upsample_(nearest_exact|nearest|linear|bilinear|bilineard|trilinear|bicubic|lanczos)"
                        r"(\d)d(_aa)?")
 _POOL_OP = re.compile(r"^_?adaptive_avg_pool(\d)d")
@@ -53,22 +54,23 @@ _GENERIC_RESIZE = {"resize": "resize", "upsample": "resize", "resizebilinear": "
 _GRAD_SUFFIXES = ("_backward", "grad", "backward0")
 
 # --- libraries, devices, modes, dtypes ----------------------------------------------------------------------------
-#: a word in the text -> the library it points to
-LIBRARY_WORDS = {
-    "torch": "torch", "pytorch": "torch", "aten": "torch", "libtorch": "torch", "torchvision": "torch",
-    "onnxruntime": "onnxruntime", "onnxruntimeerror": "onnxruntime", "ort": "onnxruntime",
-    "tensorflow": "tensorflow", "tf": "tensorflow", "tf2xla": "tensorflow", "xla_cpu_jit": "tensorflow",
-    "xla_gpu_jit": "tensorflow", "tflite": "tensorflow",
-    "keras": "keras", "jax": "jax", "jaxlib": "jax", "mlx": "mlx",
-    "cv2": "opencv", "opencv": "opencv", "pil": "pillow", "pillow": "pillow", "resampling": "pillow",
-    "coremltools": "coreml", "coreml": "coreml", "mil": "coreml",
-    "tensorrt": "tensorrt", "trt": "tensorrt", "importresize": "tensorrt", "importupsample": "tensorrt",
-    "nvinfer": "tensorrt", "onnx2trt": "tensorrt",
-    "burn": "burn", "ndarray": "burn", "tch": "burn", "cubecl": "burn", "cubek": "burn", "wgpu": "burn",
-    "candle": "candle", "candle_core": "candle", "upsampling2d": "keras", "tfcoreml": "coreml",
-}
-#: words that point to two libraries at once (burn-candle is Burn on candle)
-LIBRARY_ALSO = {"candle": "burn"}
+@registry.derived
+def runtime_words() -> tuple[dict, dict]:
+    """(a word in the text -> the runtime it points to, a word -> a second runtime it also points to): the
+    ``words`` and ``also`` of every declared runtime (burn-candle is Burn on candle)."""
+    words, also = {}, {}
+    for rt in registry.all_runtimes():
+        words.update((w, rt.id) for w in rt.words)
+        also.update(rt.also)
+    return words, also
+
+
+@registry.derived
+def version_markers() -> tuple:
+    """("<marker>", runtime) for every phrase after which a text prints a runtime's release (``torch==``)."""
+    return tuple((marker, rt.id) for rt in registry.all_runtimes() for marker in rt.version_markers)
+
+
 DEVICE_WORDS = {"cuda": "cuda", "cudnn": "cuda", "mps": "mps", "metal": "metal", "xpu": "xpu", "ipex": "xpu",
                 "rocm": "rocm", "hip": "rocm", "gpu": "gpu", "xla_gpu_jit": "gpu", "tpu": "tpu", "xla": "xla",
                 "cpu": "cpu", "xla_cpu_jit": "cpu"}
@@ -87,17 +89,6 @@ _BACKWARD_WORDS = {"backward", "gradient", "gradients", "grad", "autodiff", "gra
 _EXPORT_ONNX_WORDS = {"onnx", "symbolic", "dynamo_export", "torchscript"}
 _CONVERT_WORDS = {"coremltools", "convert", "mlmodel"}
 _TFLITE_WORDS = {"tflite", "tflitecontverter", "tfliteconverter"}
-#: "<library> <version>"-like markers and the library they name
-_VERSION_MARKERS = (("torch.onnx.export version ", "torch"), ("torch==", "torch"), ("pytorch version: ", "torch"),
-                    ("torch version: ", "torch"), ("/torch-", "torch"), ("opencv(", "opencv"),
-                    ("onnxruntime==", "onnxruntime"), ("onnxruntime version: ", "onnxruntime"),
-                    ("/onnxruntime-", "onnxruntime"), ("tensorflow==", "tensorflow"),
-                    ("tensorflow version: ", "tensorflow"),
-                    ("tensorflow-cpu==", "tensorflow"), ("keras==", "keras"), ("jax==", "jax"), ("mlx-", "mlx"),
-                    ("mlx==", "mlx"), ("pillow==", "pillow"), ("coremltools-", "coreml"),
-                    ("coremltools==", "coreml"), ("tensorrt==", "tensorrt"), ("burn-ndarray-", "burn"),
-                    ("burn-tch-", "burn"), ("burn-cubecl-", "burn"), ("burn-core-", "burn"), ("burn-wgpu-", "burn"),
-                    ("candle-core-", "candle"))
 #: phrases after which a library names the mode the caller asked for ("(got bicubic)", "interpolation=area")
 _MODE_SLOTS = ("(got ", "interpolation=", "interpolation: ", "resize method \"", "resize method is not implemented: ",
                "mode attribute is ", "upsampling algorithm: ", "unsupported mode ", "resampling filter (",
@@ -117,22 +108,22 @@ class Clues:
     focus: frozenset = frozenset()  # the words of the lines that report an error (what a fragment is compared to)
     ops: tuple = ()                 # resize operation keys ("bilinear2d", "bicubic2d_aa", "area2d", "tf_area")
     foreign_ops: tuple = ()         # other operators the text is about (grid_sampler_2d, _linalg_solve_ex)
-    libraries: frozenset = frozenset()
+    runtimes: frozenset = frozenset()  # the runtimes the text names (the knowledge base's data files)
     devices: frozenset = frozenset()
     modes: frozenset = frozenset()  # families named by words or by the operations
     op_modes: frozenset = frozenset()
     named_modes: tuple = ()         # the mode word the library quotes back ("(got cubic)" -> "cubic")
     antialias: bool | None = None   # True when the text names an antialiased kernel or antialias=True
-    direction: str = "forward"      # forward | backward | double_backward | export_onnx | export_coreml | export_tflite
+    operation: str = "forward"      # forward | backward | double_backward | export_onnx | export_coreml | export_tflite
     opsets: tuple = ()
     dtypes: frozenset = frozenset()
     versions: dict = field(default_factory=dict)   # library -> release read in the text
     commits: tuple = ()             # hex hashes (a torch release's git version)
 
     def to_dict(self) -> dict:
-        return {"ops": list(self.ops), "foreign_ops": list(self.foreign_ops), "libraries": sorted(self.libraries),
+        return {"ops": list(self.ops), "foreign_ops": list(self.foreign_ops), "runtimes": sorted(self.runtimes),
                 "devices": sorted(self.devices), "modes": sorted(self.modes), "named_modes": list(self.named_modes),
-                "direction": self.direction,
+                "operation": self.operation,
                 "opsets": list(self.opsets), "dtypes": sorted(self.dtypes), "versions": dict(self.versions)}
 
 
@@ -314,7 +305,7 @@ def _named_modes(lower: str) -> tuple:
     return tuple(dict.fromkeys(found))
 
 
-def _direction(words: set, op_grads: bool, lower: str) -> str:
+def _operation(words: set, op_grads: bool, lower: str) -> str:
     if "differentiate interpolate backward" in lower or any(
             re.match(r":? ?[a-z]*grad\b", tail) for tail in _after(lower, "registry has no entry for", 40)):
         return "double_backward"
@@ -353,7 +344,7 @@ def _dtypes(lower: str, words: set) -> frozenset:
 
 def _versions(lower: str) -> dict:
     found: dict = {}
-    for marker, library in _VERSION_MARKERS:
+    for marker, library in version_markers():
         if library in found:
             continue
         for tail in _after(lower, marker, 24):
@@ -376,8 +367,9 @@ def read_clues(text: str) -> Clues:
     modes = set(op_modes) | {MODE_WORDS[w] for w in words if w in MODE_WORDS}
     if "nearest" in words and "exact" in words:
         modes.add("nearest-exact")
-    libraries = {LIBRARY_WORDS[w] for w in words if w in LIBRARY_WORDS}
-    libraries.update(LIBRARY_ALSO[w] for w in words if w in LIBRARY_ALSO)
+    by_word, also = runtime_words()
+    libraries = {by_word[w] for w in words if w in by_word}
+    libraries.update(also[w] for w in words if w in also)
     commits = tuple(dict.fromkeys(m.group(1) for tail in _after(lower, "commit hash ", 44)
                                   if (m := re.match(r"([0-9a-f]{7,40})", tail))))
     antialias = True if any(k.endswith("aa") for k in ops) or {"antialias", "true"} <= words else None
@@ -386,7 +378,7 @@ def read_clues(text: str) -> Clues:
         if any(a in line for a in _ANCHORS):
             focus.update(_TOKEN.findall(line))
     return Clues(words=frozenset(words), focus=frozenset(focus & words), ops=ops, foreign_ops=foreign,
-                 libraries=frozenset(libraries), devices=frozenset(devices), modes=frozenset(modes),
+                 runtimes=frozenset(libraries), devices=frozenset(devices), modes=frozenset(modes),
                  op_modes=op_modes, named_modes=named, antialias=antialias,
-                 direction=_direction(words, grads, lower), opsets=_opsets(lower), dtypes=_dtypes(lower, words),
+                 operation=_operation(words, grads, lower), opsets=_opsets(lower), dtypes=_dtypes(lower, words),
                  versions=_versions(lower), commits=commits)

@@ -14,11 +14,11 @@ import numpy as np
 from .. import validate
 from ..conventions import NoGradientError
 from ..errors import ArgumentValueError
-from .backend_calls import backward, forward, library_call
+from .backend_calls import backward, computation, convention_text, forward
 from .findings import findings_for
 from .fixes import as_nchw, check_measurement_memory, compare
 from .knowledge import ModeUnavailable
-from .target import Setup
+from .question import Question
 
 
 class ConventionTable:
@@ -116,23 +116,23 @@ def _library_row(name, options, xf, out, grad) -> tuple[dict, np.ndarray | None,
     """(row, output, gradient) of one library: an error row (no numbers) when it lacks the mode, the knowledge
     base says its forward fails, or the call is refused; otherwise its convention and numbers."""
     try:
-        setup = Setup.of(backend=name, **options)
+        setup = Question.of(backend=name, **options)
     except ModeUnavailable as exc:
         return {"backend": exc.backend.id, "mode": None, "error": str(exc), "exact": False, "record_id": None}, \
             None, None
-    findings = findings_for(setup, (tuple(xf.shape[2:]), out))
+    findings = findings_for(setup.with_sizes(tuple(xf.shape[2:]), out))
     failure = _first_error(findings, ("forward", None))
     if failure is not None:
         return {"backend": setup.backend.id, "mode": setup.mode, "error": _failure_text(failure), "exact": False,
                 "record_id": failure.record_id}, None, None
     try:
-        call = library_call(setup, xf.shape[2:], out)
+        call = computation(setup, xf.shape[2:], out)
         y = forward(setup, xf, out)
     except (ValueError, NotImplementedError, TypeError) as exc:
         return {"backend": setup.backend.id, "mode": setup.mode, "error": str(exc), "exact": False,
                 "record_id": None}, None, None
     g, grad_error = _gradient(setup, findings, grad, xf.shape, out)
-    row = {"backend": setup.backend.id, "mode": setup.mode, "convention": str(call), "error": None,
+    row = {"backend": setup.backend.id, "mode": setup.mode, "convention": convention_text(call), "error": None,
            "grad_error": grad_error}
     return row, y, g
 

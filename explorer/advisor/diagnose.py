@@ -18,18 +18,18 @@ False
 
 from __future__ import annotations
 
-import functools
 import math
 import re
 from dataclasses import dataclass, field
 
 from .. import limits
+from ..conventions import registry
 from ..errors import ArgumentTypeError, ArgumentValueError
 from .clues import Clues, read_clues, read_operators, tokens
 from .findings import Finding, make_fix, versions_text
 from .knowledge import Record, load
-from .target import Setup
-from .versions import VersionRange, describe_range
+from .question import Question
+from ..versions import VersionRange, describe_range
 
 #: a known text is matched when the pasted text holds this share of its weight ...
 COVERED = 0.7
@@ -101,9 +101,9 @@ def _template(text: str) -> tuple[frozenset, frozenset, bool]:
     return words, frozenset(read_operators(plain.lower(), words)[0]), "{op}" in text
 
 
-@functools.lru_cache(maxsize=1)
+@registry.derived
 def text_index() -> TextIndex:
-    """Every exact text of the knowledge base, indexed by word (built once)."""
+    """Every exact text of the knowledge base, indexed by word (built once per set of declarations)."""
     known = []
     for record in load().records:
         if record.shared_text:
@@ -200,10 +200,10 @@ def _clue_factor(k: KnownText, clues: Clues) -> float | None:
     if "*" not in record.devices and specific:
         factor *= 1.2 if specific & set(record.devices) else 0.6
     libraries = _record_libraries(record)
-    if clues.libraries:
-        factor *= 1.2 if clues.libraries & libraries else 0.7
+    if clues.runtimes:
+        factor *= 1.2 if clues.runtimes & libraries else 0.7
     operation = {"convention": "forward"}.get(record.operation, record.operation)
-    if clues.direction != operation:
+    if clues.operation != operation:
         factor *= 0.85
     version = _version_hint(record, clues)
     if version is not None:
@@ -222,7 +222,7 @@ def _version_hint(record: Record, clues: Clues) -> str | None:
     if record.library in clues.versions:
         return clues.versions[record.library]
     if record.library == "torch" and clues.commits:
-        commits = load().libraries["torch"].release_commits
+        commits = load().runtimes["torch"].release_commits
         for release, commit in commits.items():
             if any(c.startswith(commit) or commit.startswith(c) for c in clues.commits):
                 return release
@@ -245,7 +245,7 @@ def _candidates(words: set, clues: Clues) -> list[_Candidate]:
         fragment = sum(index.weight[w] for w in k.words & focus) / pasted
         if weight < min(MIN_WEIGHT, 0.9 * total) or (coverage < COVERED and fragment < FRAGMENT):
             continue
-        if len(k.words) <= 4 and k.words <= COMMON_WORDS and not (clues.libraries & _record_libraries(k.record)):
+        if len(k.words) <= 4 and k.words <= COMMON_WORDS and not (clues.runtimes & _record_libraries(k.record)):
             continue
         gate = _op_gate(k, clues)
         if gate is None:
@@ -281,7 +281,7 @@ def _backend(record: Record, clues: Clues) -> str:
     for bid in record.backends:
         b = kb.backends[bid]
         names = set(re.split(r"[-_]", bid)) | {a for alias in b.aliases for a in re.split(r"[-_]", alias)}
-        hits = len(names & clues.words) + (b.library in clues.libraries)
+        hits = len(names & clues.words) + (b.library in clues.runtimes)
         if hits > best_hits:
             best, best_hits = bid, hits
     return best
@@ -299,10 +299,10 @@ def _mode(record: Record, backend_id: str, clues: Clues) -> str:
     return modes[0] if "*" not in record.modes else "*"
 
 
-def _setup(record: Record, backend_id: str, mode: str, clues: Clues, version: str | None) -> Setup:
+def _setup(record: Record, backend_id: str, mode: str, clues: Clues, version: str | None) -> Question:
     kb = load()
     backend = kb.backends[backend_id]
-    lib = kb.libraries[backend.library]
+    lib = kb.runtimes[backend.library]
     if version is None or backend.library != record.library:
         in_range = [v for v in kb.versions(backend.library) if record.versions.contains(v)]
         version = lib.newest if record.versions.contains(lib.newest) or not in_range else in_range[-1]
@@ -318,7 +318,7 @@ def _setup(record: Record, backend_id: str, mode: str, clues: Clues, version: st
                   None if record.devices[0] == "*" else record.devices[0])
     if mode == "*":
         mode = next(iter(backend.mode_table()))
-    return Setup.of(mode=mode, backend=backend.id, version=version, device=device,
+    return Question.of(mode=mode, backend=backend.id, version=version, device=device,
                     align_corners=None if ac in (None, "unset") else ac, antialias=bool(when.get("antialias", False)),
                     spatial_dims=when.get("spatial_dims", [2])[0], dtype=when.get("dtype", ["float32"])[0],
                     deterministic=bool(when.get("deterministic", False)), export=export,
@@ -361,7 +361,7 @@ def _read_summary(clues: Clues) -> str:
     parts = []
     if clues.foreign_ops:
         parts.append(f"it is about {', '.join(clues.foreign_ops[:3])}, which is not a resize")
-    for label, values in (("operations", clues.ops), ("libraries", sorted(clues.libraries)),
+    for label, values in (("operations", clues.ops), ("runtimes", sorted(clues.runtimes)),
                           ("devices", sorted(clues.devices)), ("modes", sorted(clues.modes))):
         if values:
             parts.append(f"{label}: {', '.join(values)}")

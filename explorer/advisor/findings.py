@@ -12,13 +12,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .. import validate
 from ..conventions import mode_names as names
 from ..errors import ArgumentValueError
 from .knowledge import ModeUnavailable, Record, load
-from .snippets import CARGO_FEATURE, burn_backend_code, resize_code
-from .target import Setup
-from .versions import VersionRange, describe_range, parse_version, scope_text
+from .snippets import burn_backend_code, resize_code
+from .question import Question
+from ..versions import VersionRange, describe_range, parse_version, scope_text
 
 SEVERITY_ORDER = {"error": 0, "differs": 1, "warning": 2, "info": 3}
 # When a finding is demoted.  A record's severity (knowledge.DEFAULT_SEVERITY) is for a user it certainly
@@ -112,7 +111,7 @@ class Finding:
         return out
 
 
-def _when_matches(record: Record, setup: Setup, sizes) -> tuple[bool, list[str]]:
+def _when_matches(record: Record, setup: Question, sizes) -> tuple[bool, list[str]]:
     """(applies, conditions the user did not specify and that the finding therefore depends on)."""
     maybe = []
     w = record.when
@@ -176,25 +175,28 @@ def _ratio(kind: str, sizes):
     raise ArgumentValueError(kind)
 
 
-def _operation_applies(record: Record, setup: Setup) -> str | None:
-    """None when the record's operation is not part of this use; else a prefix for its message."""
+#: Words put before a finding's message, by the record's operation (what the finding is about).
+OPERATION_PREFIX = {"double_backward": "For second-order gradients (e.g. gradient penalties): "}
+
+
+def _operation_applies(record: Record, setup: Question) -> bool:
+    """Whether the record's operation is part of this use (a backward only when training, an export when
+    exporting to that format)."""
     op = record.operation
     if op in ("forward", "convention"):
-        return ""
-    if op == "backward":
-        return "" if setup.training else None
-    if op == "double_backward":
-        return "For second-order gradients (e.g. gradient penalties): " if setup.training else None
+        return True
+    if op in ("backward", "double_backward"):
+        return setup.training
     if op == "export_onnx":
-        return "" if setup.exporter else None
+        return setup.exporter is not None
     if op == "export_coreml":
-        return "" if setup.export == "coreml" else None
+        return setup.export == "coreml"
     if op == "export_tflite":
-        return "" if setup.export == "tflite" else None
-    return None
+        return setup.export == "tflite"
+    return False
 
 
-def render_text(text: str | None, setup: Setup, sizes=None) -> str | None:
+def render_text(text: str | None, setup: Question, sizes=None) -> str | None:
     """Fill the ``{placeholders}`` of an error text with what this setup would print."""
     if not text:
         return text
@@ -206,7 +208,7 @@ def render_text(text: str | None, setup: Setup, sizes=None) -> str | None:
     return re.sub(r"\{(\w+)\}", lambda m: values.get(m.group(1), "…"), text)
 
 
-def make_fix(fix_id: str, setup: Setup, size=None, scale_factor=None) -> Fix | None:
+def make_fix(fix_id: str, setup: Question, size=None, scale_factor=None) -> Fix | None:
     """The Fix of a knowledge-base fix id for this setup (None when it does not apply to it)."""
     kb = load()
     d = kb.fixes[fix_id]
@@ -223,7 +225,7 @@ def make_fix(fix_id: str, setup: Setup, size=None, scale_factor=None) -> Fix | N
     if d.code:
         h, w = (str(int(s)) for s in size[-2:]) if size is not None else ("h_out", "w_out")
         values = {"h": h, "w": w, "mode": target.mode, "backend": setup.backend.id,
-                  "feature": CARGO_FEATURE.get(target.backend.id, "wgpu"),
+                  "feature": _cargo_feature(target.backend),
                   "onnx_mode": {"linear": "linear", "cubic": "cubic"}.get(target.family, "linear"),
                   "backend_type": target.backend.rust_type or ""}
         code = re.sub(r"\{(\w+)\}", lambda m: values.get(m.group(1), m.group(0)), d.code.strip("\n"))
@@ -236,7 +238,13 @@ def make_fix(fix_id: str, setup: Setup, size=None, scale_factor=None) -> Fix | N
                language=language, note=d.note, id=fix_id, change=change)
 
 
-def describe_change(before: Setup, after: Setup) -> str:
+def _cargo_feature(backend) -> str:
+    """The Cargo feature that enables a Rust backend (``wgpu`` when it declares none)."""
+    declared = backend.declared
+    return (declared.cargo_feature if declared is not None else None) or "wgpu"
+
+
+def describe_change(before: Question, after: Question) -> str:
     """One line: what a fix changes ("switch NearestExact -> Nearest")."""
     parts = []
     if after.backend.id != before.backend.id:
@@ -261,7 +269,7 @@ def describe_change(before: Setup, after: Setup) -> str:
     return "; ".join(parts) or "keep the setup"
 
 
-def _versus_applies(record: Record, setup: Setup) -> bool:
+def _versus_applies(record: Record, setup: Question) -> bool:
     if setup.reference is None or "*" in record.versus:
         return True
     ref = setup.reference
@@ -270,40 +278,35 @@ def _versus_applies(record: Record, setup: Setup) -> bool:
     return ref in record.versus or ref_library in record.versus
 
 
-def check(mode, backend, training=True, version=None, device=None, align_corners=None, antialias=False,
-          spatial_dims=2, dtype="float32", deterministic=False, export=None, *, opset=None, scale_factor=None,
-          input_size=None, output_size=None, reference="torch", converter_version=None) -> list[Finding]:
+def check(mode=None, backend=None, **question) -> list[Finding]:
     """Findings for one resize configuration, most severe first.
 
     ``mode`` is accepted in every library's spelling (``NearestExact``, ``nearest_exact``,
-    ``INTER_NEAREST_EXACT``); ``backend`` is a backend id or alias (see :func:`backends`).  ``reference`` names
+    ``INTER_NEAREST_EXACT``); ``backend`` is a backend id or alias (see :func:`backends`).  The other fields of
+    the question (:data:`explorer.advisor.question.FIELDS`) are keywords: ``training``, ``version``, ``device``,
+    ``align_corners``, ``antialias``, ``spatial_dims``, ``dtype``, ``deterministic``, ``export``, ``opset``,
+    ``scale_factor``, ``input_size``, ``output_size``, ``reference``, ``converter_version``.  ``reference`` names
     the library whose numbers the user expects ("torch" by default; None compares with nothing); a finding is
     ``differs`` when the backend runs but computes other numbers than the reference.  ``version`` is answered
     exactly from the records' version ranges (any release, e.g. ``"2.5.1"``); a release outside the ones the
     knowledge base checked gets a warning saying so.  ``export="onnx"`` means the release's default exporter and
     opset; ``converter_version`` is the onnxscript (dynamo export) or coremltools release.  ``input_size`` and
     ``output_size`` (spatial sizes) settle the findings that depend on the ratio; without them those findings
-    are warnings that name the condition.
+    are warnings that name the condition.  A ready :class:`~explorer.advisor.question.Question` may be given
+    as ``check(question)``.
 
     >>> [f.severity for f in check(mode="nearest", backend="burn-tch") if f.severity == "error"]
     []
     """
-    sizes = None
-    if input_size is not None or output_size is not None:
-        if input_size is None or output_size is None:
-            raise ArgumentValueError("give both input_size and output_size (spatial sizes), or neither")
-        sizes = (validate.lengths(input_size, "input_size"),
-                 validate.lengths(output_size, "output_size", minimum=0))
-        if len(sizes[0]) != len(sizes[1]):
-            raise ArgumentValueError(f"input_size {sizes[0]} and output_size {sizes[1]} have different lengths")
+    if isinstance(mode, Question):
+        if backend is not None or question:
+            raise ArgumentValueError("check(question) takes a Question alone; give fields or a Question, not both")
+        return findings_for(mode)
     try:
-        setup = Setup.of(mode=mode, backend=backend, training=training, version=version, device=device,
-                         align_corners=align_corners, antialias=antialias, spatial_dims=spatial_dims, dtype=dtype,
-                         deterministic=deterministic, export=export, opset=opset, scale_factor=scale_factor,
-                         reference=reference, converter_version=converter_version)
+        q = Question.of(mode=mode, backend=backend, **question)
     except ModeUnavailable as exc:
         return [_unavailable(exc)]
-    return findings_for(setup, sizes)
+    return findings_for(q)
 
 
 def _unavailable(exc: ModeUnavailable) -> Finding:
@@ -316,24 +319,25 @@ def _unavailable(exc: ModeUnavailable) -> Finding:
                    source="explorer.conventions.mode_names / explorer/advisor/data/backends.toml", evidence="source")
 
 
-def findings_for(setup: Setup, sizes=None) -> list[Finding]:
+def findings_for(setup: Question) -> list[Finding]:
+    """The findings for a validated question, most severe first."""
     kb = load()
     b = setup.backend
     out = _version_findings(setup)
     if not b.available.contains(setup.version):
         out.append(Finding("error", f"{b.id} does not exist in {b.library} {setup.version} (available "
-                                    f"{b.available}).", source=kb.libraries[b.library].scope_source, backend=b.id,
+                                    f"{b.available}).", source=kb.runtimes[b.library].scope_source, backend=b.id,
                            status="fails"))
     if setup.reference is not None and setup.reference != "*":
         out.extend(_spelling_differs(setup))
-    out.extend(f for record in kb.records if (f := record_finding(record, setup, sizes)) is not None)
+    out.extend(f for record in kb.records if (f := record_finding(record, setup)) is not None)
     out.sort(key=lambda f: SEVERITY_ORDER[f.severity])
     return out
 
 
-def _version_findings(setup: Setup) -> list[Finding]:
+def _version_findings(setup: Question) -> list[Finding]:
     """A warning when the release asked about is outside the ones the knowledge base checked."""
-    lib = load().libraries[setup.library]
+    lib = load().runtimes[setup.library]
     if setup.requested_version is None or setup.in_scope:
         return []
     newer = parse_version(setup.requested_version) > parse_version(lib.newest)
@@ -348,7 +352,7 @@ def _version_findings(setup: Setup) -> list[Finding]:
 def versions_text(record: Record) -> str:
     """The releases (and opsets, converter releases) a record holds for, in words."""
     kb = load()
-    parts = [kb.libraries[record.library].describe(record.versions)]
+    parts = [kb.runtimes[record.library].describe(record.versions)]
     if "opset" in record.when:
         parts.append(f"opset {record.when['opset']}")
     if record.converter:
@@ -356,17 +360,18 @@ def versions_text(record: Record) -> str:
     return "; ".join(parts)
 
 
-def record_finding(record: Record, setup: Setup, sizes=None) -> Finding | None:
-    """The finding a record gives for this setup, or None when it does not apply."""
+def record_finding(record: Record, setup: Question) -> Finding | None:
+    """The finding a record gives for this question, or None when it does not apply."""
+    sizes = setup.sizes
     b = setup.backend
     if b.id not in record.backends or ("*" not in record.modes and setup.mode not in record.modes):
         return None
     maybe = _version_conditions(record, setup)
     if maybe is None:
         return None
-    prefix = _operation_applies(record, setup)
-    if prefix is None:
+    if not _operation_applies(record, setup):
         return None
+    prefix = OPERATION_PREFIX.get(record.operation, "")
     applies, when_maybe = _when_matches(record, setup, sizes)
     if not applies:
         return None
@@ -379,8 +384,6 @@ def record_finding(record: Record, setup: Setup, sizes=None) -> Finding | None:
         return None
     severity = record.default_severity
     if record.status == "differs" and not _versus_applies(record, setup):
-        severity = "info"
-    if prefix.startswith("For second-order"):
         severity = "info"
     message = record.message
     if maybe:
@@ -396,14 +399,14 @@ def record_finding(record: Record, setup: Setup, sizes=None) -> Finding | None:
                    versions=versions_text(record), unsettled=tuple(unsettled))
 
 
-def _version_conditions(record: Record, setup: Setup) -> list[str] | None:
+def _version_conditions(record: Record, setup: Question) -> list[str] | None:
     """None when the release (or converter release) rules the record out; else the conditions it depends on."""
     maybe = []
     if record.library == setup.library:
         if not record.versions.contains(setup.version):
             return None
     elif not record.versions.every:  # e.g. a TensorFlow fact on Keras's TensorFlow backend
-        maybe.append(f"with {load().libraries[record.library].describe(record.versions)}")
+        maybe.append(f"with {load().runtimes[record.library].describe(record.versions)}")
     if record.converter is not None and not record.converter_versions.every:
         if setup.converter_version is None:
             maybe.append(f"with {describe_range(record.converter, record.converter_versions)}")
@@ -412,7 +415,7 @@ def _version_conditions(record: Record, setup: Setup) -> list[str] | None:
     return maybe
 
 
-def _spelling_differs(setup: Setup) -> list[Finding]:
+def _spelling_differs(setup: Question) -> list[Finding]:
     """The user's word for the mode means another computation on the backend than in the reference."""
     kb = load()
     ref = setup.reference

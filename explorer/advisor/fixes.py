@@ -21,7 +21,7 @@ from .backend_calls import compute, output_size
 from .findings import Finding, Fix, describe_change, findings_for, make_fix
 from .knowledge import load
 from .snippets import burn_backend_code, resize_code
-from .target import Setup
+from .question import Question
 
 _COST = {"setting": 0, "mode": 1, "convention": 1, "export": 1, "device": 2, "environment": 2, "workaround": 3,
          "version": 3, "backend": 4}
@@ -127,34 +127,46 @@ def check_measurement_memory(input_shape, output_shape, training: bool, what: st
             hint="measure on a smaller tensor (the differences show at small sizes too)")
 
 
-def suggest_fixes(x, mode, backend, size=None, scale_factor=None, training=True, grad_output=None, *,
-                  version=None, device=None, align_corners=None, antialias=False, dtype=None,
-                  deterministic=False, export=None, reference=None, alternatives=True) -> Suggestions:
+#: question fields suggest_fixes derives from ``x`` and ``size`` instead of taking them
+_DERIVED = ("spatial_dims", "input_size", "output_size", "scale_factor")
+
+
+def suggest_fixes(x, mode=None, backend=None, size=None, scale_factor=None, grad_output=None, *,
+                  alternatives=True, **question) -> Suggestions:
     """Candidate fixes for ``mode`` on ``backend``, each measured on ``x`` and ranked.
 
-    The reference is what the user asked for, as the backend's library defines it (or the ``reference``
-    library's meaning of the same mode).  Each fix is run through the numeric model of its target setup and
-    compared with the reference: output max-abs and RMS difference, PSNR, share of values changed, and with
-    ``training`` the gradient's cosine similarity and relative error (for ``grad_output``, or a seeded random
-    one).  Fixes whose target still raises are left out (see ``.rejected``); ``exact`` fixes come first, the
-    cheapest change first, then the rest by measured distance.  The memory the measurements need is checked
-    before anything is computed (:class:`explorer.OutputTooLargeError`).
+    ``x`` is (N, C, *spatial), resized to ``size`` or by ``scale_factor``; the other fields of the question are
+    those of :func:`explorer.check` (``training``, ``version``, ``device``, ``align_corners``, ``antialias``,
+    ``dtype`` (default ``x``'s), ``deterministic``, ``export``, ``opset``, ``reference``, ``converter_version``);
+    the spatial rank and sizes come from ``x``.  The reference is what the user asked for, as the backend's
+    library defines it (or, given ``reference``, that library's meaning of the same mode).  Each fix is run
+    through the numeric model of its target and compared with the reference: output max-abs and RMS
+    difference, PSNR, share of values changed, and with ``training`` the gradient's cosine similarity and
+    relative error (for ``grad_output``, or a seeded random one).  Fixes whose target still raises are left out
+    (see ``.rejected``); ``exact`` fixes come first, the cheapest change first, then the rest by measured
+    distance.  The memory the measurements need is checked before anything is computed
+    (:class:`explorer.OutputTooLargeError`).
     """
     x = as_nchw(x)
     if (size is None) == (scale_factor is None):
         raise ArgumentValueError("give exactly one of size or scale_factor")
-    setup = Setup.of(mode=mode, backend=backend, training=training, version=version, device=device,
-                     align_corners=align_corners, antialias=antialias, spatial_dims=x.ndim - 2,
-                     dtype=dtype if dtype is not None else x.dtype, deterministic=deterministic, export=export,
-                     scale_factor=scale_factor is not None, reference=reference or "torch")
+    derived = [name for name in _DERIVED if name in question]
+    if derived:
+        raise ArgumentTypeError(f"suggest_fixes takes no {derived[0]}=: the spatial rank and sizes come from x "
+                                "and size or scale_factor")
+    reference = question.pop("reference", None)
+    question.setdefault("dtype", x.dtype)
+    setup = Question.of(mode=mode, backend=backend, spatial_dims=x.ndim - 2, scale_factor=scale_factor,
+                        reference=reference or "torch", **question)
     spatial = tuple(x.shape[2:])
     out = tuple(output_size(setup, spatial, size, scale_factor))
-    check_measurement_memory(x.shape, x.shape[:2] + out, training, "measuring fixes")
+    setup = setup.with_sizes(spatial, out)
+    check_measurement_memory(x.shape, x.shape[:2] + out, setup.training, "measuring fixes")
     task = _Task(setup, x.astype(np.float64) if x.dtype.kind != "f" else x, size, scale_factor, out,
-                 _upstream_gradient(x, out, training, grad_output))
+                 _upstream_gradient(x, out, setup.training, grad_output))
     reference_setup = setup if reference is None else setup.changed(backend=reference, mode=setup.spelling)
     task.y_ref, task.g_ref = compute(reference_setup, task.x, size, scale_factor, task.grad, intended=True)
-    task.findings = findings_for(setup, (spatial, out))
+    task.findings = findings_for(setup)
     ranked, rejected = _measure_all(task, _candidates(task, alternatives))
     ranked.sort(key=_rank_key)
     return Suggestions(ranked, task.findings, rejected, setup, out)
@@ -222,10 +234,10 @@ def _measure_all(task: _Task, candidates: list[Fix]):
     return ranked, rejected
 
 
-def _measure(task: _Task, fix: Fix, target: Setup) -> str | None:
+def _measure(task: _Task, fix: Fix, target: Question) -> str | None:
     """Run ``fix``'s target on the task's input and record the differences on ``fix``; the reason it cannot
     run, or None."""
-    target_findings = findings_for(target, task.sizes)
+    target_findings = findings_for(target)
     # a fix that changes nothing in the setup (a workaround, an attribute set) answers the current errors
     errors = [f for f in target_findings if f.severity == "error"] if fix.change else []
     if errors:
@@ -256,7 +268,7 @@ def _rank_key(fix: Fix):
     return (1, distance, _COST.get(fix.kind, 5))
 
 
-def _alternatives(setup: Setup, out, scale_factor, has_error, existing) -> list[Fix]:
+def _alternatives(setup: Question, out, scale_factor, has_error, existing) -> list[Fix]:
     """Other modes on the same backend; with an error, the same mode on the library's other backends."""
     kb = load()
     fixes = []
@@ -274,7 +286,7 @@ def _alternatives(setup: Setup, out, scale_factor, has_error, existing) -> list[
     return [f for f in fixes if f is not None]
 
 
-def _generic_fix(setup: Setup, change, kind, out, scale_factor) -> Fix | None:
+def _generic_fix(setup: Question, change, kind, out, scale_factor) -> Fix | None:
     try:
         target = setup.changed(**change)
     except ValueError:

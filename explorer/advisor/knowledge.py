@@ -1,4 +1,20 @@
-"""The knowledge base: libraries, backends, records and fixes, read from the TOML files in ``data/``.
+"""The knowledge base: runtimes, backends, records and fixes, read from the TOML files in ``data/``.
+
+Each declared runtime (:mod:`explorer.conventions.libraries`) has a data file, ``data/<runtime>.toml``, which
+starts with a ``[runtime]`` table: the releases its records were checked against --
+
+==================  ======================================================================================
+scope               the version range checked; a version outside it is answered from the ranges as written,
+                    with a warning that says so
+newest              the newest release checked: the version assumed when the user names none
+scope_source        which releases were read (source, release files) or run, and how
+note                what the scope leaves out (no GPU run, ...)
+opsets              (ONNX runtimes) the opsets the records cover, and ``opset_source`` what decides them
+export_default      (torch) what ``torch.onnx.export`` does when the caller chooses no exporter or opset
+release_commits     (torch) the git hash of each release, which MPS errors quote
+==================  ======================================================================================
+
+-- then one ``[[record]]`` per capability.  The backends come from the runtime's declaration.
 
 A *record* states one capability: on these backends, versions and devices, for these modes, this operation
 is supported, fails, silently differs or is unknown, under optional conditions (``when``).  Its fields:
@@ -52,14 +68,14 @@ records are found by :func:`~explorer.advisor.diagnose` and the linter only.
 
 from __future__ import annotations
 
-import functools
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
 
 from ..conventions import mode_names as names
+from ..conventions import registry
 from ..errors import ArgumentTypeError, ArgumentValueError, choice_error
-from .versions import VersionRange, describe_range, parse_version
+from ..versions import VersionRange, describe_range, parse_version
 
 STATUSES = ("supported", "fails", "differs", "unknown")
 SEVERITIES = ("error", "differs", "warning", "info")
@@ -89,8 +105,9 @@ DEFAULT_SEVERITY = {"fails": "error", "differs": "differs", "unknown": "warning"
 
 
 @dataclass(frozen=True)
-class Library:
-    """A library the knowledge base covers, the releases it checked (``scope``) and the newest of them."""
+class Releases:
+    """A runtime the knowledge base covers, the releases it checked (``scope``) and the newest of them: the
+    ``[runtime]`` table of its data file."""
 
     name: str
     scope: VersionRange
@@ -126,10 +143,11 @@ class ExportDefault:
 
 @dataclass(frozen=True)
 class Backend:
-    """One backend id: which library, which devices, how its modes are spelled."""
+    """One backend as the knowledge base reads it: its runtime (the data file with its records), devices, how
+    its modes are spelled; made from the backend's declaration (``declared``)."""
 
     id: str
-    library: str
+    runtime: str
     description: str
     devices: tuple[str, ...]
     code: str
@@ -138,11 +156,17 @@ class Backend:
     aliases: tuple[str, ...] = ()
     available: VersionRange = VersionRange("*")
     rust_type: str | None = None
+    declared: object = field(default=None, compare=False, repr=False)
+
+    @property
+    def library(self) -> str:
+        """The runtime id (the knowledge base's name for what a backend belongs to; see :attr:`runtime`)."""
+        return self.runtime
 
     def mode_table(self) -> dict[str, str]:
         """Native mode name -> family."""
         if self.names is not None:
-            return dict(names.LIBRARY_MODES[names.library_id(self.names)])
+            return names.library_modes(self.names)
         return dict(self.modes)
 
     def native_mode(self, mode: str) -> str:
@@ -181,16 +205,7 @@ class ModeUnavailable(ValueError):
 
 
 def _family_or_raise(mode: str, table: dict) -> str:
-    key = names.spelling_key(mode)
-    family = names.generic_family(mode)
-    if family is None:
-        for lib_modes in names.LIBRARY_MODES.values():
-            for native, fam in lib_modes.items():
-                if names.spelling_key(native) == key:
-                    family = fam
-                    break
-            if family:
-                break
+    family = names.generic_family(mode) or names.native_spellings().get(names.spelling_key(mode))
     if family is None:
         raise choice_error("mode", mode, sorted(set(table) | set(names.FAMILIES)))
     return family
@@ -209,7 +224,7 @@ class Wording:
 @dataclass(frozen=True)
 class Record:
     id: str
-    library: str
+    runtime: str
     backends: tuple[str, ...]
     modes: tuple[str, ...]
     operation: str
@@ -231,6 +246,11 @@ class Record:
     fixes: tuple[str, ...] = ()
     when: dict = field(default_factory=dict)
     shared_text: bool = False
+
+    @property
+    def library(self) -> str:
+        """The runtime id of the record's data file (see :attr:`runtime`)."""
+        return self.runtime
 
     @property
     def default_severity(self) -> str:
@@ -271,7 +291,7 @@ class FixDef:
 @dataclass(frozen=True)
 class KnowledgeBase:
     backends: dict[str, Backend]
-    libraries: dict[str, Library]
+    runtimes: dict[str, Releases]
     records: tuple[Record, ...]
     fixes: dict[str, FixDef]
 
@@ -300,10 +320,10 @@ class KnowledgeBase:
         >>> load().versions("torch")[:4]
         ['2.0', '2.1', '2.2', '2.3']
         """
-        lib = self.libraries[library]
+        lib = self.runtimes[library]
         found = {lib.oldest, lib.newest}
         for record in self.records:
-            if record.library == library:
+            if record.runtime == library:
                 found.update(record.versions.bound_versions())
                 for wording in record.wordings:
                     found.update(wording.versions.bound_versions())
@@ -317,7 +337,7 @@ class KnowledgeBase:
     def opsets(self, backend_id: str) -> list[int]:
         """The ONNX opsets where some answer for this backend changes (empty when opsets do not apply)."""
         backend = self.backends[backend_id]
-        lib = self.libraries[backend.library]
+        lib = self.runtimes[backend.runtime]
         if lib.opsets is None:
             return []
         found = set(lib.opsets.bound_versions())
@@ -337,41 +357,40 @@ def _tuple(value) -> tuple:
 
 
 def _read(name: str) -> dict:
+    """A data file: a name in ``data/`` or an absolute path (a runtime declared with its own ``data_file``)."""
+    if name.startswith("/") or name.startswith("."):
+        with open(name, "rb") as fh:
+            return tomllib.load(fh)
     with resources.files(__package__).joinpath("data").joinpath(name).open("rb") as fh:
         return tomllib.load(fh)
 
 
-DATA_FILES = ("burn", "torch", "tensorflow", "jax", "onnxruntime", "opencv", "pillow", "keras", "mlx", "coreml",
-              "tensorrt", "candle")
-
-
-def _library(name: str, entry: dict) -> Library:
+def _releases(name: str, entry: dict) -> Releases:
     defaults = tuple(ExportDefault(VersionRange(d["versions"]), d["exporter"], int(d["opset"]), d["source"])
                      for d in entry.get("export_default", []))
     opsets = entry.get("opsets")
-    return Library(name=name, scope=VersionRange(entry["scope"]), newest=entry["newest"],
-                   scope_source=entry["scope_source"], note=entry.get("note", ""),
-                   opsets=VersionRange(opsets) if opsets else None, opset_source=entry.get("opset_source", ""),
-                   export_defaults=defaults, release_commits=dict(entry.get("release_commits", {})))
+    return Releases(name=name, scope=VersionRange(entry["scope"]), newest=entry["newest"],
+                    scope_source=entry["scope_source"], note=entry.get("note", ""),
+                    opsets=VersionRange(opsets) if opsets else None, opset_source=entry.get("opset_source", ""),
+                    export_defaults=defaults, release_commits=dict(entry.get("release_commits", {})))
 
 
-def _backend(bid: str, entry: dict) -> Backend:
-    return Backend(id=bid, library=entry["library"], description=entry["description"],
-                   devices=tuple(entry["devices"]), code=entry["code"], names=entry.get("names"),
-                   modes=dict(entry.get("modes", {})), aliases=_tuple(entry.get("aliases")),
-                   available=VersionRange(entry.get("available", "*")), rust_type=entry.get("rust_type"))
+def _backend(runtime_id: str, b) -> Backend:
+    return Backend(id=b.id, runtime=runtime_id, description=b.description, devices=tuple(b.devices), code=b.code,
+                   names=b.spelling, modes=dict(b.modes), aliases=tuple(b.aliases),
+                   available=VersionRange(b.available), rust_type=b.rust_type, declared=b)
 
 
-def _record(library: str, entry: dict) -> Record:
+def _record(runtime: str, entry: dict) -> Record:
     entry = dict(entry)
     record_id = entry.pop("id")
     if "versions" not in entry:
-        raise ArgumentValueError(f"record {record_id!r} in {library}.toml has no versions: write the releases it "
+        raise ArgumentValueError(f"record {record_id!r} in {runtime}.toml has no versions: write the releases it "
                                  "holds for ('*' for every release checked) and the sources of the bounds")
     wordings = tuple(Wording(text=w["text"], versions=VersionRange(w["versions"]), source=w["source"],
                              evidence=w.get("evidence", "source")) for w in entry.pop("wordings", []))
     record = Record(
-        id=record_id, library=library, backends=_tuple(entry.pop("backends")),
+        id=record_id, runtime=runtime, backends=_tuple(entry.pop("backends")),
         modes=_tuple(entry.pop("modes", "*")), operation=entry.pop("operation"), status=entry.pop("status"),
         message=entry.pop("message"), source=entry.pop("source", ""),
         versions=VersionRange(entry.pop("versions")),
@@ -384,20 +403,29 @@ def _record(library: str, entry: dict) -> Record:
         fixes=_tuple(entry.pop("fixes", None)), when=dict(entry.pop("when", {})),
         shared_text=bool(entry.pop("shared_text", False)))
     if entry:
-        raise ArgumentValueError(f"record {record_id!r} in {library}.toml has unknown fields {sorted(entry)}")
+        raise ArgumentValueError(f"record {record_id!r} in {runtime}.toml has unknown fields {sorted(entry)}")
     return record
 
 
-@functools.lru_cache(maxsize=1)
+def data_file(runtime) -> str:
+    """The data file of a declared runtime: its own ``data_file``, else ``<id>.toml`` in ``data/``."""
+    return runtime.data_file or f"{runtime.id}.toml"
+
+
+@registry.derived
 def load() -> KnowledgeBase:
-    """Read and index every data file (cached)."""
-    raw = _read("backends.toml")
-    libraries = {name: _library(name, entry) for name, entry in raw["library"].items()}
-    backends = {bid: _backend(bid, entry) for bid, entry in raw["backend"].items()}
-    records = tuple(_record(library, entry) for library in DATA_FILES
-                    for entry in _read(f"{library}.toml").get("record", []))
+    """Read and index every declared runtime's data file (cached until a declaration changes)."""
+    runtimes, backends, records = {}, {}, []
+    for rt in registry.all_runtimes():
+        raw = _read(data_file(rt))
+        if "runtime" not in raw:
+            raise ArgumentValueError(f"{data_file(rt)} has no [runtime] table: give the releases its records were "
+                                     "checked against (scope, newest, scope_source)")
+        runtimes[rt.id] = _releases(rt.id, raw["runtime"])
+        backends.update((b.id, _backend(rt.id, b)) for b in rt.backends)
+        records.extend(_record(rt.id, entry) for entry in raw.get("record", []))
     fixes = {fid: FixDef(id=fid, kind=entry["kind"], change=dict(entry.get("change", {})),
                          language=entry.get("language"), code=entry.get("code"), note=entry.get("note"),
                          description=entry.get("description"))
              for fid, entry in _read("fixes.toml")["fix"].items()}
-    return KnowledgeBase(backends=backends, libraries=libraries, records=records, fixes=fixes)
+    return KnowledgeBase(backends=backends, runtimes=runtimes, records=tuple(records), fixes=fixes)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..conventions import mode_names as names
 from .knowledge import (BOUND_KEYS, CHANGE_KEYS, EVIDENCE, EXPORTERS, FIX_KINDS, OPERATIONS, RATIOS, SEVERITIES,
                         STATUSES, WHEN_KEYS, KnowledgeBase, Record, load)
-from .versions import VersionRange, parse_version
+from ..versions import VersionRange, parse_version
 
 #: A source someone else can check names one of these: a link, a file at a commit, a release's files, a run.
 _CHECKABLE_SOURCES = ("://", " @ ", "commit", "wheel", "measured:")
@@ -36,7 +36,7 @@ def validate(kb: KnowledgeBase | None = None) -> list[str]:
 
 def library_problems(kb: KnowledgeBase) -> list[str]:
     out = []
-    for lib in kb.libraries.values():
+    for lib in kb.runtimes.values():
         if not lib.scope_source.strip():
             out.append(f"library {lib.name}: scope_source must say which releases were read or run")
         if not lib.in_scope(lib.newest):
@@ -50,10 +50,10 @@ def library_problems(kb: KnowledgeBase) -> list[str]:
 def backend_problems(kb: KnowledgeBase) -> list[str]:
     out = []
     for b in kb.backends.values():
-        if b.library not in kb.libraries:
-            out.append(f"backend {b.id}: library {b.library!r} has no [library] entry")
-        if b.names is not None and names.library_id(b.names) not in names.LIBRARY_MODES:
-            out.append(f"backend {b.id}: names={b.names!r} is not an explorer.conventions.mode_names library")
+        if b.runtime not in kb.runtimes:
+            out.append(f"backend {b.id}: runtime {b.runtime!r} has no [runtime] table")
+        if b.names is not None and b.names not in names.libraries():
+            out.append(f"backend {b.id}: spelling={b.names!r} is not a declared library")
         for native, family in b.mode_table().items():
             if family not in names.FAMILIES:
                 out.append(f"backend {b.id}: mode {native!r} has unknown family {family!r}")
@@ -82,6 +82,9 @@ def _field_problems(r: Record) -> list[str]:
         out.append("empty message")
     if r.status == "fails" and r.error_type == "panic" and not r.error_text:
         out.append("a panic record quotes the panic")
+    if r.operation == "double_backward" and r.severity is None:
+        out.append("a double_backward record sets its severity (info unless a second-order failure stops most "
+                   "training)")
     return out
 
 
@@ -116,7 +119,7 @@ def _wording_problems(kb: KnowledgeBase, r: Record) -> list[str]:
             out.append(f"wording {w.text[:30]!r}: no source")
         if w.versions.every:
             out.append(f"wording {w.text[:30]!r}: a wording holds for some releases only")
-    lib = kb.libraries.get(r.library)
+    lib = kb.runtimes.get(r.library)
     if lib is not None and len(r.wordings) > 1:
         for v in kb.versions(r.library):
             holding = [w.text[:30] for w in r.wordings if w.versions.contains(v)]
@@ -145,7 +148,7 @@ def _when_problems(r: Record) -> list[str]:
 def _reference_problems(kb: KnowledgeBase, r: Record) -> list[str]:
     """Backends, devices, modes, versions and fixes the record names exist."""
     out = []
-    lib = kb.libraries.get(r.library)
+    lib = kb.runtimes.get(r.library)
     if (lib is not None and not r.versions.every and not any(r.versions.contains(v) for v in kb.versions(r.library))
             and not _before_scope(r.versions, lib.oldest)):
         out.append(f"range {r.versions} contains no {r.library} release in scope {lib.scope}")

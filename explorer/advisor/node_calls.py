@@ -1,15 +1,15 @@
 """A resize found in a model, as a call of a library preset: what ONNX Runtime (or PyTorch) computes for it.
 
 A node's *problem* is its resized axes with their input and output lengths, laid out as an ``(1, 1, *lengths)``
-array (batch and channels do not change the weights).  :class:`NodeCall` is one library's call on that
+array (batch and channels do not change the weights).  :class:`PresetResize` is one library's call on that
 problem (library, native mode, the library's own options, ``size`` or ``scale_factor``); :func:`onnx_call`
-builds it for an ONNX ``Resize``/``Upsample`` node, :meth:`NodeCall.plans` gives the per-axis weights the
+builds it for an ONNX ``Resize``/``Upsample`` node, :meth:`PresetResize.plans` gives the per-axis weights the
 library computes, and :func:`plans_agree` compares two calls' weights without building dense matrices.
 
->>> from explorer.advisor.node_calls import NodeCall
->>> a = NodeCall("onnx", "nearest", {"coordinate_transformation_mode": "half_pixel",
+>>> from explorer.advisor.node_calls import PresetResize
+>>> a = PresetResize("onnx", "nearest", {"coordinate_transformation_mode": "half_pixel",
 ...              "nearest_mode": "round_prefer_ceil"}, (1, 1, 10), (2,), size=(3,))
->>> b = NodeCall("torch", "nearest-exact", {}, (1, 1, 10), (2,), size=(3,))
+>>> b = PresetResize("torch", "nearest-exact", {}, (1, 1, 10), (2,), size=(3,))
 >>> plans_agree(a.plans(), b.plans())
 True
 """
@@ -23,7 +23,7 @@ import numpy as np
 
 from ..conventions import library_resize
 from ..conventions.library_resize import build_plans, prepare
-from ..conventions.onnx import OPSETS
+from ..conventions.libraries.onnx import OPSETS
 from ..conventions.registry import resolve
 from ..errors import ArgumentValueError
 from ..limits import MEASURE_BYTES
@@ -40,7 +40,7 @@ _UPSAMPLE_MODES = {"nearest": "nearest", "linear": "linear", "bilinear": "linear
 
 
 @dataclass(frozen=True)
-class NodeCall:
+class PresetResize:
     """One library call on a node's problem: ``library_resize(x, library=..., mode=..., **options)``."""
 
     library: str
@@ -122,7 +122,7 @@ def onnx_options(node: ResizeNode) -> tuple[str, dict]:
     return mode, options
 
 
-def onnx_call(node: ResizeNode) -> NodeCall:
+def onnx_call(node: ResizeNode) -> PresetResize:
     """The ``onnx`` preset call that computes ``node`` as ONNX Runtime does.
 
     Raises ArgumentValueError naming what is missing when the node's shapes or sizes are not known.
@@ -140,14 +140,14 @@ def onnx_call(node: ResizeNode) -> NodeCall:
         options["roi"] = tuple((roi[a], roi[a + rank]) for a in kept) if len(roi) == 2 * rank else roi
     notes = ()
     if node.scales is not None:
-        return NodeCall("onnx", mode, options, shape, axes, scale_factor=tuple(node.scales[a] for a in kept),
+        return PresetResize("onnx", mode, options, shape, axes, scale_factor=tuple(node.scales[a] for a in kept),
                         notes=notes)
     policy = options.get("keep_aspect_ratio_policy", "stretch")
     size = tuple(node.sizes[a] for a in kept) if (node.sizes is not None and policy != "stretch") else out
-    return NodeCall("onnx", mode, options, shape, axes, size=size, notes=notes)
+    return PresetResize("onnx", mode, options, shape, axes, size=size, notes=notes)
 
 
-def measurable(call: NodeCall, out_lengths) -> bool:
+def measurable(call: PresetResize, out_lengths) -> bool:
     """Whether one float32 plane in and out fits :data:`explorer.limits.MEASURE_BYTES`."""
     return 4 * (math.prod(call.input_lengths) + math.prod(out_lengths)) <= MEASURE_BYTES
 

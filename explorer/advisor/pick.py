@@ -31,7 +31,7 @@ from .findings import check as check_backend
 from .knowledge import load
 from .quality import measure
 from .snippets import resize_code
-from .target import Setup
+from .question import Question
 
 #: (mode, antialias) pairs considered, in PyTorch's names.
 CANDIDATES = (("nearest", False), ("nearest-exact", False), ("bilinear", False), ("bilinear", True),
@@ -306,7 +306,7 @@ def _code(winner: Candidate, frameworks, scale, size, align_corners, shape, chec
             continue
         opts = r.options()
         try:
-            setup = Setup.of(mode=winner.mode, backend=fw, training=False,
+            setup = Question.of(mode=winner.mode, backend=fw, training=False,
                              align_corners=opts.get("align_corners"), antialias=opts.get("antialias", False))
             _, text = resize_code(setup, out_size)
             findings = check(mode=winner.mode, backend=fw, training=False, align_corners=opts.get("align_corners"),

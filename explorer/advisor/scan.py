@@ -7,9 +7,10 @@ interpolate call of a PyTorch module (:mod:`explorer.advisor.torch_resize`):
   for the node's own sizes, with the size argument that does it (``size=`` or ``scale_factor=``), found by
   building both sets of per-axis weights with the library rules (:mod:`explorer.advisor.node_calls`);
 * **findings** for the chosen backend, version, device and training, through :func:`explorer.check`; for a
-  Burn backend and an ONNX model, what Burn's ONNX import generates for the node in that release
-  (:mod:`explorer.advisor.burn_import`), measured against ONNX Runtime's result with the engine on the node's
-  shapes, and the same for every other release (``ScannedNode.burn_import``).
+  runtime that imports ONNX with its own code generator (its declaration's ``importer``: Burn), what that
+  import generates for the node in that release (:mod:`explorer.advisor.importers`), measured against ONNX
+  Runtime's result with the engine on the node's shapes, and the same for every other release
+  (``ScannedNode.imports``).
 
 ``backend=None`` means ``onnxruntime`` for an ONNX model and ``torch`` for a module.
 
@@ -32,6 +33,7 @@ Burn 0.22.0-pre.2 imports this node as InterpolateMode::Nearest; it ignores near
 from __future__ import annotations
 
 import copy
+import importlib
 import time
 from dataclasses import dataclass, field
 
@@ -39,21 +41,17 @@ import numpy as np
 
 from .. import validate
 from ..conventions import presets
-from ..conventions.mode_names import LIBRARIES, mode_family
+from ..conventions import registry
+from ..conventions.mode_names import mode_family
 from ..errors import ArgumentTypeError, ArgumentValueError
 from ..limits import SCAN_MAX_NODES, SCAN_MAX_SECONDS
 from ..reading import printable
-from . import burn_import
-from .backend_calls import library_call
-from .findings import SEVERITY_ORDER, Finding, Fix, check
-from .knowledge import load
-from .node_calls import NodeCall, measurable, onnx_call, plans_agree, problem
+from .findings import SEVERITY_ORDER, Finding, check
+from .node_calls import PresetResize, measurable, onnx_call, plans_agree, problem
 from .onnx_resize import ResizeNode, load_model, resize_nodes
-from .snippets import resize_code
-from .target import Setup
-from .torch_resize import ResizeCall, interpolate_calls
+from .question import Target
+from .torch_resize import InterpolateSite, interpolate_calls
 
-_LIBRARY_ORDER = {name: k for k, name in enumerate(LIBRARIES)}
 _SIZE_ATOL = 1e-5
 
 
@@ -98,9 +96,10 @@ class ScannedNode:
     output_shape: tuple | None
     equivalents: list = field(default_factory=list)     # {"library", "mode", "options"}
     findings: list = field(default_factory=list)        # Finding
-    burn_import: list = field(default_factory=list)     # per Burn release: the import's outcome, measured
+    imports: list = field(default_factory=list)         # per release of the runtime's ONNX import: its outcome,
+    #                                                     measured (Burn)
     location: str = ""
-    source: object = None                               # the ResizeNode or ResizeCall read from the model
+    source: object = None                               # the ResizeNode or InterpolateSite read from the model
 
     @property
     def severity(self) -> str | None:
@@ -108,6 +107,11 @@ class ScannedNode:
         if not self.findings:
             return None
         return min((f.severity for f in self.findings), key=SEVERITY_ORDER.get)
+
+    @property
+    def burn_import(self) -> list:
+        """The outcome of each release of Burn's ONNX import (:attr:`imports`, the name it had first)."""
+        return self.imports
 
     def equivalent_in(self, library: str) -> dict | None:
         return next((e for e in self.equivalents if e["library"] == library), None)
@@ -119,7 +123,12 @@ class ScannedNode:
                 "output_shape": None if self.output_shape is None else list(self.output_shape),
                 "equivalents": [_plain(e) for e in self.equivalents],
                 "findings": [f.to_dict() for f in self.findings],
-                "burn_import": [_plain(b) for b in self.burn_import], "location": self.location}
+                "imports": [_plain(b) for b in self.imports], "location": self.location}
+
+
+def _library_order(library: str) -> int:
+    ids = registry.library_ids()
+    return ids.index(library) if library in ids else len(ids)
 
 
 def _plain(value):
@@ -158,7 +167,7 @@ class Scan(list):
         for n in self:
             shapes = f"{_shape_text(n.input_shape)} -> {_shape_text(n.output_shape)}"
             mode = _mode_text(n.attributes)
-            libraries = sorted({e["library"] for e in n.equivalents}, key=_LIBRARY_ORDER.get)
+            libraries = sorted({e["library"] for e in n.equivalents}, key=_library_order)
             rows.append((printable(n.node, 60), n.op_type, "" if n.opset is None else str(n.opset), shapes, mode,
                          ",".join(libraries) or "none", n.severity or "-"))
         widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
@@ -173,9 +182,9 @@ class Scan(list):
             lines.append("")
             where = f", {printable(n.location)}" if n.location else ""
             lines.append(f"{printable(n.node)} ({n.op_type}{where}): {_mode_text(n.attributes)}")
-            for library in sorted({e["library"] for e in n.equivalents}, key=_LIBRARY_ORDER.get):
+            for library in sorted({e["library"] for e in n.equivalents}, key=_library_order):
                 e = n.equivalent_in(library)
-                lines.append(f"  = {library} {e['mode']}{_options_text(e['options'])}")
+                lines.append(f"  = {library} {e['mode']}{options_text(e['options'])}")
             if not n.equivalents:
                 lines.append("  = no library preset computes these weights")
             for f in n.findings:
@@ -205,14 +214,14 @@ def _mode_text(attributes) -> str:
     return " ".join(parts)
 
 
-def _options_text(options) -> str:
+def options_text(options) -> str:
     if not options:
         return ""
     return " (" + ", ".join(f"{k}={v}" for k, v in options.items()) + ")"
 
 
 # ------------------------------------------------------------------------------------------------ equivalents
-def equivalents(reference: NodeCall) -> list[NodeCall]:
+def equivalents(reference: PresetResize) -> list[PresetResize]:
     """Every preset computing the same weights as ``reference`` on its problem (size or scale_factor); the
     reference itself is listed when no preset of its own library is."""
     target = reference.plans()
@@ -223,7 +232,7 @@ def equivalents(reference: NodeCall) -> list[NodeCall]:
         if reference.scale_factor is not None:
             arguments.insert(0, {"scale_factor": reference.scale_factor})
         for args in arguments:
-            candidate = NodeCall(row.library, row.mode, dict(row.options), reference.shape, reference.axes, **args)
+            candidate = PresetResize(row.library, row.mode, dict(row.options), reference.shape, reference.axes, **args)
             try:
                 if candidate.output_lengths() != out_lengths or not plans_agree(target, candidate.plans()):
                     continue
@@ -236,11 +245,11 @@ def equivalents(reference: NodeCall) -> list[NodeCall]:
             break
     if not any(c.library == reference.library for c in found):  # the node's own form, when no listed row is it
         found.append(reference)
-    found.sort(key=lambda c: _LIBRARY_ORDER.get(c.library, 99))
+    found.sort(key=lambda c: _library_order(c.library))
     return found
 
 
-def _family(reference: NodeCall, found: list[NodeCall]) -> str:
+def _family(reference: PresetResize, found: list[PresetResize]) -> str:
     """The mode family of the node's computation ('nearest' when torch nearest computes it, ...)."""
     torch_modes = [c.mode for c in found if c.library == "torch"]
     for mode in torch_modes:
@@ -249,26 +258,30 @@ def _family(reference: NodeCall, found: list[NodeCall]) -> str:
 
 
 # ------------------------------------------------------------------------------------------------ findings
-def _sizes(call: NodeCall):
+def asked(target: Target, training: bool) -> dict:
+    """The question fields a scan fixes for every node: the backend, its release and device, training."""
+    return {"backend": target.backend.id, "version": target.requested_version, "device": target.device,
+            "training": training}
+
+
+def node_lengths(call: PresetResize):
+    """(input lengths, output lengths) of the node's resized axes."""
     out = tuple(p.m for _, p in call.plans()[1])
     return call.input_lengths, out
 
 
-def _onnx_native_findings(node: ResizeNode, call: NodeCall, setup_args: dict) -> list[Finding]:
+def _node_as_written(node: ResizeNode, call: PresetResize, target: Target, training: bool) -> list[Finding]:
     """A backend that runs the node as it is written (ONNX Runtime, TensorRT): its failures and caveats (not how
     other libraries differ: the equivalents say that for the node's own sizes)."""
-    n, m = _sizes(call)
-    mode = call.mode
+    n, m = node_lengths(call)
     align_corners = True if call.options.get("coordinate_transformation_mode") == "align_corners" else None
-    return _measured_away(check(mode=mode, backend=setup_args["backend"], training=setup_args["training"],
-                                version=setup_args["version"], device=setup_args["device"],
-                                align_corners=align_corners, antialias=bool(call.options.get("antialias", 0)),
-                                spatial_dims=max(1, min(len(n), 4)), opset=node.opset,
-                                scale_factor=call.scale_factor is not None, input_size=n, output_size=m,
-                                reference=None))
+    return measured_away(check(mode=call.mode, **asked(target, training), align_corners=align_corners,
+                               antialias=bool(call.options.get("antialias", 0)),
+                               spatial_dims=max(1, min(len(n), 4)), opset=node.opset,
+                               scale_factor=call.scale_factor, input_size=n, output_size=m, reference=None))
 
 
-def _preset_findings(backend, family: str, found: list[NodeCall], n, m, setup_args, scale_factor: bool,
+def _preset_findings(backend, family: str, found: list[PresetResize], n, m, fields: dict, scale_factor,
                      reference: str) -> list[Finding]:
     """Findings for a backend the user writes the resize for by hand: its equivalent, or the family."""
     library = backend.names
@@ -285,38 +298,21 @@ def _preset_findings(backend, family: str, found: list[NodeCall], n, m, setup_ar
         if library is not None:
             out.append(Finding(
                 severity="differs", backend=backend.id, mode=family, operation="convention", status="differs",
-                message=(f"no {library} mode computes this node's weights for {_lengths_text(n, m)}; "
+                message=(f"no {library} mode computes this node's weights for {lengths_text(n, m)}; "
                          f"{library}'s {family} mode computes other numbers"),
                 source="explorer.presets() compared with the node's weights (explorer.advisor.node_calls)",
                 evidence="measured"))
-    found_here = check(mode=mode, backend=backend.id, training=setup_args["training"],
-                       version=setup_args["version"], device=setup_args["device"], align_corners=align_corners,
-                       antialias=antialias, spatial_dims=spatial, scale_factor=scale_factor, input_size=n,
-                       output_size=m, reference=reference)
-    out.extend(_measured_away(found_here) if match is not None else found_here)
+    found_here = check(mode=mode, **fields, align_corners=align_corners, antialias=antialias, spatial_dims=spatial,
+                       scale_factor=scale_factor, input_size=n, output_size=m, reference=reference)
+    out.extend(measured_away(found_here) if match is not None else found_here)
     return out
 
 
-def _lengths_text(n, m) -> str:
+def lengths_text(n, m) -> str:
     return " x ".join(str(v) for v in n) + " -> " + " x ".join(str(v) for v in m)
 
 
-def _burn_backend(backend_id: str) -> str:
-    """The Burn arithmetic (preset ``backend`` option) of a Burn backend id."""
-    return library_call(Setup.of(mode="Nearest", backend=backend_id)).options["backend"]
-
-
-def _burn_call(node: ResizeNode, call: NodeCall, outcome, arithmetic: str) -> NodeCall:
-    options = {"backend": arithmetic}
-    if outcome.mode != "Nearest":
-        options["align_corners"] = True if outcome.align_corners is None else outcome.align_corners
-    _, _, _, kept = problem(node.input_shape, node.output_shape,
-                            [a for a, s in enumerate(node.scales or ()) if s != 1.0])
-    size = burn_import.burn_size(node, kept)
-    return NodeCall("burn", outcome.mode, options, call.shape, call.axes, **size)
-
-
-def measure(first: NodeCall, second: NodeCall, what: str, seed: int = 0) -> Measurement | None:
+def measure(first: PresetResize, second: PresetResize, what: str, seed: int = 0) -> Measurement | None:
     """Run both calls on one seeded random plane (None when it would exceed :data:`MEASURE_BYTES`)."""
     out_a, out_b = first.output_lengths(), second.output_lengths()
     if not (measurable(first, out_a) and measurable(second, out_b)):
@@ -330,186 +326,20 @@ def measure(first: NodeCall, second: NodeCall, what: str, seed: int = 0) -> Meas
                        float(np.mean(diff > _SIZE_ATOL)))
 
 
-def _burn_findings(node: ResizeNode, call: NodeCall, found, backend, setup_args, path) -> tuple[list, list]:
-    """(findings for the chosen Burn release, the outcome of every release) for one ONNX node."""
-    version = Setup.of(mode="Nearest", backend=backend.id, version=setup_args["version"]).version
-    outcomes, releases = _burn_releases(node, call, path, _burn_backend(backend.id))
-    era = burn_import.era_for(version)
-    outcome, burn, result = outcomes[era.id]
-    later = [e for e in burn_import.eras() if e.versions.clauses and _after(e, era)]
-    fixed_in = next((e for e in later if outcomes[e.id][2] is not None and outcomes[e.id][2].identical), None)
-    burn_equivalent = next((c for c in found if c.library == "burn"), None)
-    fixes = _burn_fixes(node, outcome, burn_equivalent, fixed_in, backend, setup_args["training"], version)
-    finding = _burn_import_finding(node, call, era, (outcome, burn, result), fixes, backend, f"Burn {version}")
-    if outcome.fails:
-        return [finding], releases
-    backend_findings = _burn_backend_findings(node, call, outcome, backend, setup_args)
-    return [finding] + (_measured_away(backend_findings) if result is not None else backend_findings), releases
-
-
-def _burn_releases(node: ResizeNode, call: NodeCall, path, arithmetic) -> tuple[dict, list]:
-    """Each Burn import era's outcome for the node: ({era id: (outcome, Burn's call, measurement)}, report rows)."""
-    releases, outcomes = [], {}
-    for era in burn_import.eras():
-        outcome = burn_import.import_node(node, era, path)
-        entry = outcome.to_dict()
-        burn = result = None
-        if not outcome.fails:
-            burn = _burn_call(node, call, outcome, arithmetic)
-            result = measure(call, burn, "Burn import against ONNX Runtime")
-            entry["measurement"] = None if result is None else result.to_dict()
-        outcomes[era.id] = (outcome, burn, result)
-        releases.append(entry)
-    return outcomes, releases
-
-
-def _burn_import_finding(node, call, era, measured, fixes, backend, where) -> Finding:
-    """What the chosen release's ONNX import makes of the node: a panic, the same numbers, or other numbers."""
-    outcome, burn, result = measured
-    if outcome.fails:
-        return Finding(
-            severity="error", backend=backend.id, operation="forward", status="fails", error_type="panic",
-            error_text=outcome.error_text,
-            message=f"{where}'s ONNX import ({era.importer}) stops at this node: it cannot express "
-                    f"{_condition_text(outcome.condition, node)}.",
-            source=era.source, evidence="source", fixes=fixes)
-    ac = "" if outcome.mode == "Nearest" else (
-        ", align_corners grid (Burn has no option)" if outcome.align_corners is None
-        else f".with_align_corners({str(outcome.align_corners).lower()})")
-    head = f"{where} imports this node as InterpolateMode::{outcome.mode}{ac}"
-    if outcome.ignored:
-        head += "; it ignores " + ", ".join(f"{a}={node.attributes.get(a)}" for a in outcome.ignored)
-    if result is None:
-        return Finding(
-            severity="warning", backend=backend.id, operation="convention", status="unknown",
-            message=f"{head}; not measured: one plane of this node exceeds the measuring limit.",
-            source=era.source, evidence="source", fixes=fixes)
-    lengths = _lengths_text(*_sizes(call))
-    if result.identical:
-        return Finding(
-            severity="info", backend=backend.id, operation="convention", status="supported",
-            message=f"{head}: same numbers as ONNX Runtime on {lengths} ({result}).",
-            source=era.source, evidence="source")
-    if call.scale_factor is not None:
-        fixes.extend(_size_instead_of_scale(call, burn, backend))
-    return Finding(
-        severity="differs", backend=backend.id, operation="convention", status="differs",
-        message=f"{head}: it computes other numbers than ONNX Runtime on {lengths} ({result}).",
-        source=era.source, evidence="source", fixes=fixes)
-
-
-def _burn_backend_findings(node, call, outcome, backend, setup_args) -> list[Finding]:
-    """The knowledge base's findings for the imported Burn mode on the chosen backend, release and device."""
-    n, m = _sizes(call)
-    return check(mode=outcome.mode, backend=backend.id, training=setup_args["training"],
-                 version=setup_args["version"], device=setup_args["device"],
-                 align_corners=outcome.align_corners, spatial_dims=max(1, min(len(n), 4)),
-                 scale_factor=node.scales is not None, input_size=n, output_size=m, reference=None)
-
-
-def _measured_away(findings: list[Finding]) -> list[Finding]:
+def measured_away(findings: list[Finding]) -> list[Finding]:
     """The findings left once the node's numbers are measured: conventions that differ from another library
     are what the measurement and the equivalents already answer, for this node's sizes."""
     return [f for f in findings if not (f.operation == "convention" and f.status == "differs")]
 
 
-def _size_instead_of_scale(call: NodeCall, burn: NodeCall, backend) -> list[Fix]:
-    """The generated code steps by n/m: when the node with sizes instead of scales is what Burn computes,
-    exporting the resize with an explicit size is the fix (measured)."""
-    sized = NodeCall(call.library, call.mode, call.options, call.shape, call.axes, size=call.output_lengths())
-    result = measure(sized, burn, "the node with sizes against the Burn import")
-    if result is None or not result.identical:
-        return []
-    size = ", ".join(str(m) for m in call.output_lengths())
-    return [Fix(description=f"resize by an explicit size in the model (F.interpolate(x, size=({size}), ...)) "
-                            "and re-export: ONNX Runtime, PyTorch and the Burn import then all step by n/m "
-                            f"({result}); the numbers change from the scale-factor version",
-                kind="export", backend=backend.id, mode=call.mode, code=f"F.interpolate(x, size=({size}), ...)",
-                language="python")]
-
-
-def _after(era, current) -> bool:
-    eras = burn_import.eras()
-    return eras.index(era) > eras.index(current)
-
-
-def _condition_text(condition: str, node: ResizeNode) -> str:
-    a = node.attributes
-    texts = {
-        "model_opset": f"a model of opset {node.opset}",
-        "resize": "Resize at all",
-        "upsample": "Upsample (only Resize is imported)",
-        "resize_opset": f"Resize-{node.op_version}",
-        "antialias": f"antialias={a.get('antialias')}",
-        "axes": f"axes={a.get('axes')}",
-        "exclude_outside": f"exclude_outside={a.get('exclude_outside')}",
-        "extrapolation_value": f"extrapolation_value={a.get('extrapolation_value')}",
-        "keep_aspect_ratio_policy": f"keep_aspect_ratio_policy={a.get('keep_aspect_ratio_policy')}",
-        "roi": f"a roi input {node.roi}",
-        "mode_missing": "a node without a mode attribute",
-        "mode_unknown": f"mode={a.get('mode')!r}",
-        "no_scales_or_sizes": "a node with neither scales nor sizes",
-        "runtime_sizes": "sizes computed at run time",
-        "runtime_scales": "scales computed at run time",
-        "rank": f"a rank-{node.rank} input (only 3 and 4)",
-    }
-    return texts.get(condition, condition)
-
-
-def _burn_fixes(node, outcome, burn_equivalent, fixed_in, backend, training, version) -> list[Fix]:
-    fixes = []
-    if burn_equivalent is not None and (outcome.fails or outcome.mode != burn_equivalent.mode
-                                        or outcome.align_corners != burn_equivalent.options.get("align_corners")):
-        mode = burn_equivalent.mode
-        try:
-            setup = Setup.of(mode=mode, backend=backend.id, version=version,
-                             align_corners=burn_equivalent.options.get("align_corners"))
-            language, code = resize_code(setup, burn_equivalent.output_lengths())
-        except ValueError:
-            language, code = "rust", ""
-        caveat = ""
-        try:
-            problems = [f for f in check(mode=mode, backend=backend.id, training=training, version=version,
-                                         align_corners=burn_equivalent.options.get("align_corners"),
-                                         reference=None)
-                        if f.severity in ("error", "differs") and f.operation != "double_backward"]
-        except ValueError:
-            problems = []
-        problems.sort(key=lambda f: SEVERITY_ORDER[f.severity])
-        if problems:
-            caveat = f"; but on {backend.id} {version}: {problems[0].message}"
-        options = {k: v for k, v in burn_equivalent.options.items() if k != "backend"}
-        fixes.append(Fix(description=f"replace the generated call for this node by InterpolateMode::{mode}"
-                                     f"{_options_text(options)}: it computes this node's weights{caveat}",
-                         kind="mode", backend=backend.id, mode=mode, code=code, language=language))
-    if fixed_in is not None:
-        fixes.append(Fix(description=f"upgrade Burn to {fixed_in.versions} ({fixed_in.importer}): its import "
-                                     "computes this node as ONNX Runtime does", kind="version",
-                         backend=backend.id, mode=outcome.mode or "", code="", language="toml"))
-    if outcome.fails and outcome.condition in ("antialias", "exclude_outside", "axes", "keep_aspect_ratio_policy",
-                                               "extrapolation_value", "roi"):
-        fixes.append(Fix(description=f"export the model without {_condition_text(outcome.condition, node)} "
-                                     "(e.g. antialias=False in F.interpolate) and re-scan: the numbers change, "
-                                     "measure them with explorer.suggest_fixes", kind="export",
-                         backend=backend.id, mode=node.mode, code="", language="python"))
-    if outcome.fails and outcome.condition in ("model_opset", "resize_opset", "upsample"):
-        fixes.append(Fix(description="re-export the model at opset 16 or later (torch.onnx.export(..., "
-                                     "opset_version=18)) so the node is a Resize-13/18 node", kind="export",
-                         backend=backend.id, mode=node.mode, code="", language="python"))
-    return fixes
+def importer(runtime_id: str):
+    """The module of :mod:`explorer.advisor.importers` that says what a runtime's ONNX import makes of a node
+    (its ``Runtime.importer``), or None."""
+    name = registry.runtime(runtime_id).importer
+    return None if name is None else importlib.import_module(f"{__package__}.importers.{name}")
 
 
 # ------------------------------------------------------------------------------------------------ the scan
-def _setup_args(backend, training, version, device) -> dict:
-    kb = load()
-    b = kb.backend(backend)
-    if device is not None:
-        Setup.of(mode=next(iter(b.mode_table())), backend=b.id, device=device)  # validates the device
-    if version is not None:
-        Setup.of(mode=next(iter(b.mode_table())), backend=b.id, version=version)  # validates the version
-    return {"backend": b.id, "training": bool(training), "version": version, "device": device}
-
-
 def _node_key(node: ResizeNode) -> tuple:
     """What a node's analysis depends on: nodes alike in all of it are analysed once (not its name or graph)."""
     return (node.op_type, node.opset, node.op_version, repr(sorted(node.attributes.items(), key=str)),
@@ -566,25 +396,26 @@ def _unanalysed(node: ResizeNode, message: str, status: str, severity: str = "wa
     return scanned
 
 
-def _scan_onnx_node(node: ResizeNode, backend, setup_args, path) -> ScannedNode:
+def _scan_onnx_node(node: ResizeNode, target: Target, training: bool, path) -> ScannedNode:
     """One node's analysis; whatever goes wrong in it is a finding on that node, never the end of the scan."""
     if node.problem is not None:
         if not node.readable:
             found = _unanalysed(node, f"not scanned: {node.problem}", "unknown")
         else:
             found = _unanalysed(node, f"ONNX Runtime rejects this node: {node.problem}", "fails", "error")
-        found.findings[0].backend = setup_args["backend"]
+        found.findings[0].backend = target.backend.id
         return found
     try:
-        return _analyse_onnx_node(node, backend, setup_args, path)
+        return _analyse_onnx_node(node, target, training, path)
     except Exception as exc:  # noqa: BLE001 - one node's analysis never stops the others (reported on the node)
         found = _unanalysed(node, f"not scanned: node {printable(node.name)!r} could not be analysed "
                                   f"({type(exc).__name__}: {printable(exc)})", "unknown")
-        found.findings[0].backend = setup_args["backend"]
+        found.findings[0].backend = target.backend.id
         return found
 
 
-def _analyse_onnx_node(node: ResizeNode, backend, setup_args, path) -> ScannedNode:
+def _analyse_onnx_node(node: ResizeNode, target: Target, training: bool, path) -> ScannedNode:
+    backend = target.backend
     scanned = ScannedNode(node=node.name, op_type=node.op_type, opset=node.opset, attributes=dict(node.attributes),
                           input_shape=node.input_shape, output_shape=node.output_shape, source=node,
                           location=node.graph)
@@ -597,27 +428,28 @@ def _analyse_onnx_node(node: ResizeNode, backend, setup_args, path) -> ScannedNo
         if f"node {node.name!r}" not in text:  # every message names the node it is about
             text = f"node {printable(node.name)!r}: {text}"
         scanned.findings.append(Finding(
-            severity="error" if known else "warning", backend=setup_args["backend"], operation="forward",
+            severity="error" if known else "warning", backend=backend.id, operation="forward",
             status="fails" if known else "unknown", mode=node.mode,
             message=(f"ONNX Runtime rejects this node: {text}" if known else f"not scanned: {text}"),
             error_text=str(exc) if known else None,
-            source="explorer.conventions.onnx (ONNX Runtime 1.32 attribute checks)", evidence="measured"))
+            source="explorer.conventions.libraries.onnx (ONNX Runtime 1.32 attribute checks)", evidence="measured"))
         return scanned
     found = equivalents(call)
     scanned.equivalents = [c.describe() for c in found]
-    n, m = _sizes(call)
-    if backend.code == "onnx":  # ONNX Runtime, TensorRT: they run the node as it is written
-        scanned.findings = _onnx_native_findings(node, call, setup_args)
-    elif backend.library == "burn":
-        scanned.findings, scanned.burn_import = _burn_findings(node, call, found, backend, setup_args, path)
+    n, m = node_lengths(call)
+    imports = importer(backend.runtime)
+    if backend.declared is not None and backend.declared.runs_nodes:  # ONNX Runtime, TensorRT: the node as written
+        scanned.findings = _node_as_written(node, call, target, training)
+    elif imports is not None:
+        scanned.findings, scanned.imports = imports.node_findings(node, call, found, target, training, path)
     else:
-        scanned.findings = _preset_findings(backend, _family(call, found), found, n, m, setup_args,
-                                            call.scale_factor is not None, "onnxruntime")
+        scanned.findings = _preset_findings(backend, _family(call, found), found, n, m, asked(target, training),
+                                            call.scale_factor, "onnxruntime")
     scanned.findings.sort(key=lambda f: SEVERITY_ORDER[f.severity])
     return scanned
 
 
-def _torch_reference(c: ResizeCall) -> NodeCall:
+def _torch_reference(c: InterpolateSite) -> PresetResize:
     shape, axes, out, _ = problem(c.input_shape, c.output_shape, range(2, len(c.input_shape)))
     options = {}
     if c.mode in ("linear", "bilinear", "bicubic", "trilinear") or c.align_corners is not None:
@@ -625,40 +457,40 @@ def _torch_reference(c: ResizeCall) -> NodeCall:
     if c.antialias:
         options["antialias"] = True
     if c.scale_factor is not None:
-        return NodeCall("torch", c.mode, options, shape, axes, scale_factor=c.scale_factor)
-    return NodeCall("torch", c.mode, options, shape, axes, size=out)
+        return PresetResize("torch", c.mode, options, shape, axes, scale_factor=c.scale_factor)
+    return PresetResize("torch", c.mode, options, shape, axes, size=out)
 
 
-def _scan_torch_call(c: ResizeCall, backend, setup_args, opset) -> ScannedNode:
+def _scan_torch_call(c: InterpolateSite, target: Target, training: bool, opset) -> ScannedNode:
     """One interpolate call's analysis; a failure in it is a finding on that call, never the end of the scan."""
     try:
-        return _analyse_torch_call(c, backend, setup_args, opset)
+        return _analyse_torch_call(c, target, training, opset)
     except Exception as exc:  # noqa: BLE001 - one call's analysis never stops the others (reported on the call)
         scanned = ScannedNode(node=c.name, op_type=c.op, opset=opset, attributes=c.attributes,
                               input_shape=c.input_shape, output_shape=c.output_shape, source=c,
                               location=c.location or c.module)
         scanned.findings.append(Finding(
-            severity="warning", backend=setup_args["backend"], operation="forward", status="unknown", mode=c.mode,
+            severity="warning", backend=target.backend.id, operation="forward", status="unknown", mode=c.mode,
             message=f"not scanned: call {printable(c.name)!r} could not be analysed ({type(exc).__name__}: "
                     f"{printable(exc)})", source="explorer.advisor.torch_resize", evidence="measured"))
         return scanned
 
 
-def _analyse_torch_call(c: ResizeCall, backend, setup_args, opset) -> ScannedNode:
+def _analyse_torch_call(c: InterpolateSite, target: Target, training: bool, opset) -> ScannedNode:
     scanned = ScannedNode(node=c.name, op_type=c.op, opset=opset, attributes=c.attributes,
                           input_shape=c.input_shape, output_shape=c.output_shape, source=c,
                           location=c.location or c.module)
     call = _torch_reference(c)
     found = equivalents(call)
     scanned.equivalents = [e.describe() for e in found]
-    n, m = _sizes(call)
-    scanned.findings = _preset_findings(backend, _family(call, found), found, n, m, setup_args,
-                                        c.scale_factor is not None, "torch")
+    n, m = node_lengths(call)
+    scanned.findings = _preset_findings(target.backend, _family(call, found), found, n, m, asked(target, training),
+                                        c.scale_factor, "torch")
     if opset is not None:  # what each exporter of torch.onnx.export does with the call at that opset
         for exporter in ("onnx-dynamo", "onnx-torchscript"):
             export = check(mode=c.mode, backend="torch", training=False, align_corners=c.align_corners,
                            antialias=c.antialias, spatial_dims=len(n), export=exporter, opset=opset,
-                           scale_factor=c.scale_factor is not None, input_size=n, output_size=m)
+                           scale_factor=c.scale_factor, input_size=n, output_size=m)
             scanned.findings.extend(f for f in export if f.operation == "export_onnx")
     scanned.findings.sort(key=lambda f: SEVERITY_ORDER[f.severity])
     return scanned
@@ -690,13 +522,12 @@ def scan(model, example_inputs=None, backend=None, training=False, version=None,
     torch_module = _is_torch_module(model)
     training = validate.strict_bool(training, "training")
     budget = _Budget(max_nodes, max_seconds)
-    setup_args = _setup_args(backend or ("torch" if torch_module else "onnxruntime"), training, version, device)
-    b = load().backend(setup_args["backend"])
+    target = Target.of(backend or ("torch" if torch_module else "onnxruntime"), version, device)
     if torch_module:
         if opset is not None:
             opset = validate.opset(opset, minimum=7, hint="the ONNX opset you export with, e.g. 18")
         calls = interpolate_calls(model, example_inputs)
-        nodes = [_scan_torch_call(c, b, setup_args, opset) for c in calls]
+        nodes = [_scan_torch_call(c, target, training, opset) for c in calls]
         name = type(model).__name__
     else:
         if opset is not None:
@@ -707,14 +538,10 @@ def scan(model, example_inputs=None, backend=None, training=False, version=None,
                                     f"torch.nn.Module, got {type(model).__name__}")
         path = str(model) if isinstance(model, (str,)) or hasattr(model, "__fspath__") else "model.onnx"
         proto = load_model(model)
-        nodes = [budget.scan(node, lambda n: _scan_onnx_node(n, b, setup_args, path))
+        nodes = [budget.scan(node, lambda n: _scan_onnx_node(n, target, training, path))
                  for node in resize_nodes(proto, example_inputs)]
         name = path
-    version_text = version
-    if version is None:
-        known = load().versions(b.library)
-        version_text = Setup.of(mode=next(iter(b.mode_table())), backend=b.id).version if known else None
-    return Scan(nodes, b.id, version_text, bool(training), device, name)
+    return Scan(nodes, target.backend.id, target.version, training, target.device, name)
 
 
 __all__ = ["Measurement", "Scan", "ScannedNode", "equivalents", "measure", "scan"]

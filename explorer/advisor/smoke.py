@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from .findings import check
 from .knowledge import load
 from .snippets import resize_code
-from .target import Setup
+from .question import Question
 
 RATIOS = {"2x": ((16, 16), (32, 32)), "0.75x": ((16, 16), (12, 12))}
 
@@ -84,7 +84,7 @@ def smoke_matrix(backend: str, version=None, training: bool = True, device=None)
                     expected, reason = "unknown", warn.message
                 else:
                     expected, reason = "ok", ""
-                setup = Setup.of(mode=native, backend=b.id, version=version, align_corners=ac, antialias=aa,
+                setup = Question.of(mode=native, backend=b.id, version=version, align_corners=ac, antialias=aa,
                                  reference=None)
                 cases.append(SmokeCase(b.id, native, ac, aa, ratio, n, m, expected, reason,
                                        resize_code(setup, m)[1]))

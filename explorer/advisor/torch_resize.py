@@ -5,7 +5,7 @@ upsample op of the graph (``upsample_nearest2d.vec``, ``upsample_bilinear2d.vec`
 ``_upsample_bicubic2d_aa.vec``, ... and ``adaptive_avg_pool*d`` when it comes from ``mode="area"``): the
 sizes and scale factors as the graph holds them (arguments computed from shapes are resolved), the input and
 output shapes, and the source line.  A module ``torch.export`` cannot trace (data-dependent control flow) is
-run once instead, recording every ``F.interpolate`` call as it is made (``ResizeCall.method``).
+run once instead, recording every ``F.interpolate`` call as it is made (``InterpolateSite.method``).
 
 >>> import torch, torch.nn.functional as F
 >>> class Up(torch.nn.Module):
@@ -53,7 +53,7 @@ _AREA_CALLER = re.compile(r"interpolate\s*\(|Upsample|upsample")
 
 
 @dataclass(frozen=True)
-class ResizeCall:
+class InterpolateSite:
     """One ``F.interpolate`` (or ``nn.Upsample``) call as the module makes it on the example inputs."""
 
     name: str                       # the graph node's name (or "interpolate_<k>" when recorded eagerly)
@@ -109,7 +109,7 @@ def _module_path(node) -> str:
     return paths[-1] if paths else ""
 
 
-def _from_graph(exported) -> list[ResizeCall]:
+def _from_graph(exported) -> list[InterpolateSite]:
     torch = _torch()
     calls = []
     for node in exported.graph.nodes:
@@ -129,7 +129,7 @@ def _from_graph(exported) -> list[ResizeCall]:
         size, scale, align = _aten_arguments(node, mode, takes_align, len(input_shape) - 2)
         if size is None and scale is None:
             size = tuple(output_shape[2:])
-        calls.append(ResizeCall(node.name, op, mode, size, scale, align, antialias, input_shape, output_shape,
+        calls.append(InterpolateSite(node.name, op, mode, size, scale, align, antialias, input_shape, output_shape,
                                 _location(stack), _module_path(node)))
     return calls
 
@@ -161,7 +161,7 @@ def _aten_arguments(node, mode: str, takes_align: bool, spatial: int) -> tuple:
     return size, scale, align
 
 
-def _recorded(module, example_inputs, kwargs) -> list[ResizeCall]:
+def _recorded(module, example_inputs, kwargs) -> list[InterpolateSite]:
     """Run ``module`` once and record every F.interpolate call with its arguments as passed."""
     torch = _torch()
     functional = torch.nn.functional
@@ -188,7 +188,7 @@ def _recorded(module, example_inputs, kwargs) -> list[ResizeCall]:
                 where = next((f for f in inspect.stack()[1:] if "/torch/" not in f.filename.replace("\\", "/")
                               and f.filename != __file__), None)
                 location = "" if where is None else f"{where.filename.rsplit('/', 1)[-1]}:{where.lineno}"
-                calls.append(ResizeCall(f"interpolate_{len(calls)}", "interpolate", a["mode"], size, scale,
+                calls.append(InterpolateSite(f"interpolate_{len(calls)}", "interpolate", a["mode"], size, scale,
                                         a["align_corners"], bool(a["antialias"]), _shape(a["input"]),
                                         _shape(out), location, method="recorded"))
             return out
@@ -214,7 +214,7 @@ def _quiet():
             logger.setLevel(level)
 
 
-def interpolate_calls(module, example_inputs, kwargs=None) -> list[ResizeCall]:
+def interpolate_calls(module, example_inputs, kwargs=None) -> list[InterpolateSite]:
     """Every resize call ``module`` makes on ``example_inputs`` (a tuple of tensors, or one tensor)."""
     torch = _torch()
     if not isinstance(module, torch.nn.Module):

@@ -50,7 +50,7 @@ True
 from __future__ import annotations
 
 from ..engine.spec import Spec
-from . import burn, jax, onnx, opencv, pillow, pytorch, tensorflow  # noqa: F401 - each registers its library
+from . import libraries  # noqa: F401 - each module registers its library or runtime
 from .equivalence import equivalent, weight_difference
 from .library_resize import (
     NoGradientError,

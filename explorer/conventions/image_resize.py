@@ -42,7 +42,7 @@ from .registry import library as library_rules
 MODES = ("nearest", "nearest-exact", "bilinear", "bicubic", "area", "lanczos")
 _TOGGLES = ("align_corners", "antialias")
 #: :meth:`ImageResize.plan` describes the width axis of an image this tall (taller than PyTorch's small-output
-#: nearest kernel, Note [nearest_idx] in explorer.conventions.pytorch).
+#: nearest kernel, Note [nearest_idx] in explorer.conventions.libraries.pytorch).
 AXIS_ROWS = 256
 
 

@@ -1,7 +1,7 @@
 """Resize an array exactly as a library does: its Spec, plus its size, scale, dtype and pass-order rules.
 
 One path for every library, PyTorch included: :func:`prepare` turns the arguments into a
-:class:`~explorer.conventions.registry.Call` through the library's size hooks, :func:`build_plans` asks the
+:class:`~explorer.conventions.registry.Request` through the library's size hooks, :func:`build_plans` asks the
 library's weight hooks for one plan per axis (after checking the memory the call needs), and
 :func:`run_forward` / :func:`run_backward` execute them with the library's dtype and pass-order rules.
 
@@ -24,7 +24,7 @@ from ..engine.memory import check_memory
 from ..engine.plan import axis_plan, plan_nbytes
 from ..engine.resize import check_gradient
 from ..errors import ArgumentTypeError, ArgumentValueError, NoGradientError
-from .registry import Call, Library, resolve
+from .registry import Request, Library, resolve
 
 __all__ = ["library_resize", "library_resize_backward", "library_resize_transpose", "NoGradientError",
            "prepare", "build_plans", "run_forward", "run_backward"]
@@ -32,8 +32,8 @@ __all__ = ["library_resize", "library_resize_backward", "library_resize_transpos
 
 # ------------------------------------------------------------------------------------------------ the steps
 def prepare(lib: Library, mode: str, options: dict, shape, dtype, size=None, scale_factor=None, axes=None,
-            direction: str = "forward") -> Call:
-    """The :class:`Call` for these arguments: resized axes and ``(n, m)`` lengths by the library's rules."""
+            direction: str = "forward") -> Request:
+    """The :class:`Request` for these arguments: resized axes and ``(n, m)`` lengths by the library's rules."""
     if size is not None and scale_factor is not None:
         raise ArgumentValueError("only one of size or scale_factor should be defined")
     if size is None and scale_factor is None:
@@ -61,7 +61,7 @@ def prepare(lib: Library, mode: str, options: dict, shape, dtype, size=None, sca
         axes = validate.axes(ndim, _count(axes, "axes"), axes)
         factors = validate.scale_factors(scale_factor, len(axes))
         lengths = [(shape[a], _output_length(lib, shape[a], f, options)) for a, f in zip(axes, factors)]
-    call = Call(lib, mode, options, tuple(shape), np.dtype(dtype), tuple(axes), tuple(lengths), tuple(factors),
+    call = Request(lib, mode, options, tuple(shape), np.dtype(dtype), tuple(axes), tuple(lengths), tuple(factors),
                 direction, size_given=size is not None)
     lib.validate_call(call)
     for axis, (n, m) in zip(axes, lengths):
@@ -91,7 +91,7 @@ def _count(values, name: str) -> int:
         raise ArgumentTypeError(f"{name} must be a number or a sequence, got {values!r}") from None
 
 
-def build_plans(call: Call):
+def build_plans(call: Request):
     """``(specs, plans)``: the library's Spec of every axis and its ``(axis, plan)``; the memory the call needs
     (the result, the intermediate and the plans' weights) is checked before any plan is built."""
     lib = call.library
@@ -104,7 +104,7 @@ def build_plans(call: Call):
     return specs, lib.adjust_plans(call, plans)
 
 
-def _check_call_memory(call: Call, specs, scales):
+def _check_call_memory(call: Request, specs, scales):
     backward = call.direction == "backward"
     def plan_bytes():
         return sum(plan_nbytes(n, m, s, f, s.roi_for(k), transpose=backward)
@@ -123,7 +123,7 @@ def _check_call_memory(call: Call, specs, scales):
                      plan_bytes)
 
 
-def run_forward(call: Call, x: np.ndarray) -> np.ndarray:
+def run_forward(call: Request, x: np.ndarray) -> np.ndarray:
     """The library's forward resize of ``x`` for a prepared call."""
     lib = call.library
     if lib.output_is_empty(call):
@@ -144,7 +144,7 @@ def run_forward(call: Call, x: np.ndarray) -> np.ndarray:
     return execute(x, plans, extrapolation_value=specs[0].extrapolation_value if specs else 0.0)
 
 
-def run_backward(call: Call, grad: np.ndarray, what: str | None = None) -> np.ndarray:
+def run_backward(call: Request, grad: np.ndarray, what: str | None = None) -> np.ndarray:
     """``W^T grad`` for a prepared backward call (the weights of the library's backward kernels)."""
     if call.library.output_is_empty(call):
         if grad.shape != call.output_shape:
@@ -156,7 +156,7 @@ def run_backward(call: Call, grad: np.ndarray, what: str | None = None) -> np.nd
     return execute(grad, plans, transpose=True)
 
 
-def promote_to_float32(call: Call, x: np.ndarray, plans, specs) -> np.ndarray:
+def promote_to_float32(call: Request, x: np.ndarray, plans, specs) -> np.ndarray:
     """:meth:`Library.resize_integer` of libraries that compute integer images in float32 (TensorFlow, JAX)."""
     return execute(x.astype(np.float32), plans, extrapolation_value=specs[0].extrapolation_value)
 

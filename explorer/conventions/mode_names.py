@@ -1,7 +1,7 @@
-"""Library ids and mode names in every library's own spelling.
+"""Mode names in every library's own spelling, and the mode families they name.
 
-One table per library maps its native mode names to a *family*: the kind of computation, named in
-PyTorch's vocabulary where PyTorch has it.  The same word can mean different families in different
+Each library declares its native mode names with the *family* each computes (``Library.mode_names``): the
+kind of computation, named in PyTorch's vocabulary where PyTorch has it.  The same word can mean different families in different
 libraries: TensorFlow's and JAX's "nearest" round half-pixel coordinates (family ``nearest-exact``), while
 PyTorch's, OpenCV's INTER_NEAREST and Burn's ``Nearest`` floor asymmetric ones (family ``nearest``).
 
@@ -17,18 +17,6 @@ import re
 
 from ..errors import ArgumentTypeError, choice_error
 
-LIBRARIES = ("torch", "tensorflow", "jax", "onnx", "opencv", "pillow", "burn")
-
-LIBRARY_ALIASES = {
-    "torch": "torch", "pytorch": "torch", "libtorch": "torch",
-    "tensorflow": "tensorflow", "tf": "tensorflow", "tf2": "tensorflow", "keras": "tensorflow",
-    "jax": "jax",
-    "onnx": "onnx", "onnxruntime": "onnx", "ort": "onnx",
-    "opencv": "opencv", "cv2": "opencv",
-    "pillow": "pillow", "pil": "pillow",
-    "burn": "burn",
-}
-
 FAMILIES = {
     "nearest": "nearest neighbour, floor of the asymmetric coordinate i*n/m",
     "nearest-exact": "nearest neighbour of the half-pixel coordinate (i+0.5)*n/m",
@@ -42,26 +30,6 @@ FAMILIES = {
     "hamming": "Hamming windowed sinc (Pillow)",
     "mitchellcubic": "Mitchell-Netravali cubic (TensorFlow)",
     "gaussian": "Gaussian (TensorFlow)",
-}
-
-# library -> native mode name -> family
-LIBRARY_MODES: dict[str, dict[str, str]] = {
-    "torch": {"nearest": "nearest", "nearest-exact": "nearest-exact", "linear": "linear",
-              "bilinear": "linear", "bicubic": "cubic", "trilinear": "linear", "area": "area",
-              "lanczos": "lanczos3"},
-    "tensorflow": {"nearest": "nearest-exact", "bilinear": "linear", "bicubic": "cubic", "area": "area",
-                   "lanczos3": "lanczos3", "lanczos5": "lanczos5", "mitchellcubic": "mitchellcubic",
-                   "gaussian": "gaussian"},
-    "jax": {"nearest": "nearest-exact", "linear": "linear", "cubic": "cubic", "cubic-pytorch": "cubic",
-            "lanczos3": "lanczos3", "lanczos5": "lanczos5", "area": "area"},
-    "onnx": {"nearest": "nearest-exact", "linear": "linear", "cubic": "cubic"},
-    "opencv": {"INTER_NEAREST": "nearest", "INTER_NEAREST_EXACT": "nearest-exact", "INTER_LINEAR": "linear",
-               "INTER_LINEAR_EXACT": "linear", "INTER_CUBIC": "cubic", "INTER_AREA": "area",
-               "INTER_LANCZOS4": "lanczos4"},
-    "pillow": {"NEAREST": "nearest-exact", "BOX": "box", "BILINEAR": "linear", "HAMMING": "hamming",
-               "BICUBIC": "cubic", "LANCZOS": "lanczos3"},
-    "burn": {"Nearest": "nearest", "NearestExact": "nearest-exact", "Bilinear": "linear", "Bicubic": "cubic",
-             "Lanczos3": "lanczos3"},
 }
 
 # spelling key (see spelling_key) -> family, for names that do not belong to one library
@@ -103,18 +71,40 @@ def spelling_key(name: str) -> str:
 
 def library_id(name: str) -> str:
     """Canonical library id: 'PyTorch' -> 'torch', 'cv2' -> 'opencv'."""
-    if not isinstance(name, str):
-        raise ArgumentTypeError(f"library must be a string, got {name!r}")
-    key = name.strip().lower().replace("-", "").replace("_", "").replace(" ", "")
-    if key in LIBRARY_ALIASES:
-        return LIBRARY_ALIASES[key]
-    raise choice_error("library", name, LIBRARIES)
+    from .registry import library_id as registry_id
+
+    return registry_id(name)
+
+
+def libraries() -> tuple[str, ...]:
+    """Every library id, in listing order."""
+    from .registry import library_ids
+
+    return library_ids()
+
+
+def library_modes(library: str) -> dict[str, str]:
+    """A library's native mode names -> their families."""
+    from .registry import library as library_rules
+
+    return dict(library_rules(library).mode_names)
+
+
+def native_spellings() -> dict[str, str]:
+    """Every library's native mode names by spelling key -> family (the first library listing one wins)."""
+    from .registry import all_libraries
+
+    out = {}
+    for lib in all_libraries():
+        for native, family in lib.mode_names.items():
+            out.setdefault(spelling_key(native), family)
+    return out
 
 
 def library_mode(library: str, name: str) -> str:
     """The library's own name for a mode given in any spelling (its own or another library's)."""
     library = library_id(library)
-    modes = LIBRARY_MODES[library]
+    modes = library_modes(library)
     key = spelling_key(name)
     for native in modes:
         if spelling_key(native) == key:
@@ -130,7 +120,7 @@ def library_mode(library: str, name: str) -> str:
 def mode_family(library: str | None, name: str) -> str:
     """The family of a mode: what it computes, whatever the library calls it."""
     if library is not None:
-        return LIBRARY_MODES[library_id(library)][library_mode(library, name)]
+        return library_modes(library)[library_mode(library, name)]
     family = generic_family(name)
     if family is not None:
         return family

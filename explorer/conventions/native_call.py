@@ -27,7 +27,7 @@ from ..errors import ArgumentValueError, choice_error
 from .equivalence import weight_difference
 from .image_resize import MODES
 from .mode_names import library_id, mode_family
-from .pytorch import ALIGN_CORNERS_MODES, ANTIALIAS_MODES
+from .libraries.pytorch import ALIGN_CORNERS_MODES, ANTIALIAS_MODES
 from .registry import library as library_rules
 from .table import describe
 
@@ -40,99 +40,10 @@ FIXED = {("lanczos", "antialias"): True, ("lanczos", "align_corners"): False}
 
 
 @dataclass(frozen=True)
-class Closest:
-    """What a library runs for a PyTorch mode it lacks (or cannot run at its defaults): its ``mode`` and
-    ``options``, the ``note`` saying why, and ``runs`` when another library's preset computes it."""
-
-    mode: str
-    options: dict
-    note: str
-    runs: tuple | None = None
-    no_gradient: str = ""
-
-
-#: (library, PyTorch mode) -> the closest call the library has.
-CLOSEST = {
-    ("opencv", "lanczos"): Closest(
-        "INTER_LANCZOS4", {},
-        "OpenCV has no Lanczos-3 filter: INTER_LANCZOS4 (radius 4, 8 taps, never antialiased, so it aliases "
-        "when shrinking) is the closest it has"),
-    ("pillow", "area"): Closest(
-        "BOX", {},
-        "Pillow has no area mode: BOX, a box filter widened by the downscale factor, is the closest it has"),
-    ("onnx", "lanczos"): Closest(
-        "cubic", {"antialias": 1, "cubic_coeff_a": -0.5, "exclude_outside": 1},
-        "ONNX Resize has no Lanczos filter (and torch.onnx cannot export lanczos): antialiased cubic with "
-        "cubic_coeff_a=-0.5 and exclude_outside=1, PyTorch's antialiased bicubic, is the closest it has"),
-    ("onnx", "area"): Closest(
-        "adaptive_avg_pool2d", {},
-        "ONNX Resize has no area mode: torch.onnx's dynamo exporter writes area as adaptive_avg_pool2d "
-        "decomposed into Gather/Where/Div nodes, which ONNX Runtime computes as PyTorch does (measured with "
-        "torch 2.13 and ONNX Runtime 1.32: 6e-8 on 9×13 → 4×5); shown with PyTorch's area",
-        runs=("torch", "area", {}), no_gradient="the exported area graph is run forward by ONNX Runtime; its "
-                                                "gradient is not modelled"),
-    ("burn", "area"): Closest(
-        "adaptive_avg_pool2d", {},
-        "Burn's interpolate has no area mode: burn::tensor::module::adaptive_avg_pool2d averages PyTorch's bins, "
-        "floor(i·n/m) to ceil((i+1)·n/m) (tracel-ai/burn crates/burn-ndarray/src/ops/adaptive_avgpool.rs "
-        "@ 01832cc2d6a9c13d5a6a3d17b83921683030c1db); shown with PyTorch's area",
-        runs=("torch", "area", {})),
-    ("burn", "nearest-exact"): Closest(
-        "NearestExact", {"backend": "cubecl"},
-        "Burn's default backend (flex) has no NearestExact forward: it panics; shown as the cubecl backends "
-        "(wgpu, cuda, rocm, cpu) compute it"),
-}
-
-#: (library, toggle) -> {value: the library's options for it}.  A pair not listed: the library has no such
-#: option, and the value is left out.
-TOGGLE_OPTIONS = {
-    ("torch", "align_corners"): {True: {"align_corners": True}, False: {"align_corners": False}},
-    ("torch", "antialias"): {True: {"antialias": True}, False: {"antialias": False}},
-    ("tensorflow", "align_corners"): {True: {"version": 1, "align_corners": True}, False: {}},
-    ("tensorflow", "antialias"): {True: {"antialias": True}, False: {"antialias": False}},
-    ("jax", "antialias"): {True: {"antialias": True}, False: {"antialias": False}},
-    ("onnx", "align_corners"): {True: {"coordinate_transformation_mode": "align_corners"},
-                                False: {"coordinate_transformation_mode": "half_pixel"}},
-    ("onnx", "antialias"): {True: {"antialias": 1}, False: {"antialias": 0}},
-    ("burn", "align_corners"): {True: {"align_corners": True}, False: {"align_corners": False}},
-}
-
-#: (library, toggle, value) -> the note for a value given through another option, or that cannot be given.
-TOGGLE_NOTES = {
-    ("tensorflow", "align_corners", True): "TensorFlow 2's tf.image.resize has no align_corners: "
-                                           "tf.compat.v1.image.resize(align_corners=True) is used (version=1)",
-    ("jax", "align_corners", True): "jax.image.resize has no align_corners (jax.image.scale_and_translate can "
-                                    "emulate it); left out",
-    ("opencv", "align_corners", True): "cv2.resize has no align_corners; left out",
-    ("opencv", "antialias", True): "cv2.resize has no antialias (INTER_AREA is its only averaging mode); left out",
-    ("pillow", "align_corners", True): "Pillow's Image.resize has no align_corners; left out",
-    ("pillow", "antialias", False): "Pillow's filters always antialias when shrinking (it has no antialias "
-                                    "option)",
-    ("burn", "antialias", True): "Burn's interpolate has no antialias; left out",
-}
-
-#: The options shown (and written in code) for each library, with the mode families they matter for
-#: (None: every family), besides the options a call sets itself.
-SHOWN = {
-    "torch": {"align_corners": ("linear", "cubic"), "antialias": ("linear", "cubic", "lanczos3")},
-    "tensorflow": {"antialias": ("linear", "cubic", "lanczos3")},
-    "jax": {"antialias": ("linear", "cubic", "lanczos3")},
-    "onnx": {"coordinate_transformation_mode": None, "nearest_mode": ("nearest-exact",),
-             "cubic_coeff_a": ("cubic",), "exclude_outside": ("cubic",), "antialias": ("linear", "cubic")},
-    "burn": {"align_corners": ("linear", "cubic", "lanczos3")},
-}
-
-
-#: (library, option) -> (another option, value) with which the option does not exist: TensorFlow 1 has no
-#: antialias.
-EXCLUSIVE = {("tensorflow", "antialias"): ("version", 1)}
-
-
-@dataclass(frozen=True)
 class NativeCall:
     """A library's ``mode`` (its own name) and ``options`` (its own names, defaults included where they
     decide the result), the ``notes`` on what was changed or left out, and ``runs``: the (library, mode,
-    options) whose preset computes it, when it is not this library's own (see :data:`CLOSEST`).
+    options) whose preset computes it, when it is not this library's own (``Library.closest``).
 
     >>> native_call("burn", "area").computed_as
     ('torch', 'area', {})
@@ -166,7 +77,7 @@ def native_call(library: str, mode: str, *, align_corners: bool = False, antiali
     if mode not in MODES:
         raise choice_error("mode", mode, MODES)
     rules = library_rules(lib)
-    closest = CLOSEST.get((lib, mode))
+    closest = rules.closest.get(mode)
     native = closest.mode if closest else rules.mode(mode)
     options, notes = dict(closest.options) if closest else {}, [closest.note] if closest else []
     for toggle, value in (("align_corners", bool(align_corners)), ("antialias", bool(antialias))):
@@ -176,8 +87,8 @@ def native_call(library: str, mode: str, *, align_corners: bool = False, antiali
             if value and lib == "torch":
                 notes.append(f"{toggle} does not apply to PyTorch's {mode}; left out for every library")
             continue
-        note = TOGGLE_NOTES.get((lib, toggle, value))
-        wanted = TOGGLE_OPTIONS.get((lib, toggle), {}).get(value)
+        note = rules.toggle_notes.get((toggle, value))
+        wanted = rules.toggle_options.get(toggle, {}).get(value)
         if wanted is not None and not (closest and closest.runs):
             wanted = {k: v for k, v in wanted.items() if rules.option(k).applies_to(native)}
         else:  # no such option (or another library's preset computes it): say so
@@ -238,11 +149,11 @@ def _shown(lib, rules, native, options) -> dict:
     resolved = rules.resolve_options(native, options)
     family = mode_family(lib, native)
     shown = {k: resolved[k] for k in options}
-    for name, families in SHOWN.get(lib, {}).items():
+    for name, families in rules.shown.items():
         if (families is None or family in families) and resolved.get(name) is not None:
             shown.setdefault(name, resolved[name])
-    for (owner, name), (other, value) in EXCLUSIVE.items():
-        if owner == lib and shown.get(other) == value:
+    for name, (other, value) in rules.exclusive.items():
+        if shown.get(other) == value:
             shown.pop(name, None)
     return shown
 

@@ -1,8 +1,25 @@
-"""The registry of libraries and the base class every library fills in.
+"""The registry of declarations and the base class every library fills in.
 
-A library is a table of modes, each producing a :class:`~explorer.engine.spec.Spec` from the library's own
-options, plus the rules a Spec cannot hold.  Every rule is a hook declared here with its default, so adding
-a library means filling in this class, nothing else:
+A library is declared once, in one module of :mod:`explorer.conventions.libraries`: a table of modes, each
+producing a :class:`~explorer.engine.spec.Spec` from the library's own options, the rules a Spec cannot hold,
+and everything else the package says about it.  Every table the package reads is derived from the registered
+declarations (:func:`derived` caches one until the next :func:`register`):
+
+============================  =============================================================================
+declared                      read by
+============================  =============================================================================
+``id``, ``title``, ``aliases`` every function taking a library name ('PyTorch', 'cv2', 'tf')
+``mode_names``                mode spellings and families (:mod:`.mode_names`), presets, the explorer
+``options``, ``unsupported``  :func:`explorer.preset`, :func:`explorer.library_resize`
+``closest``, ``toggle_*``,    a port from PyTorch: each library's own call (:mod:`.native_call`)
+``shown``, ``exclusive``
+``code(mode, options, h, w)`` the explorer's Libraries tab and the advisor's code
+``apis``, ``constants``,      the linter's API tables (:mod:`explorer.advisor.lint.apis`)
+``codes``
+``order``                     where the library is listed
+============================  =============================================================================
+
+The rules are hooks, each with its default here:
 
 ============================  =============================================================================
 hook                          decides
@@ -23,7 +40,9 @@ hook                          decides
 ``gradient_error``            why the library has no gradient for a mode or dtype (None: it has one)
 ============================  =============================================================================
 
-A :class:`Call` carries what the hooks read: the library, mode, options, shapes, dtype and direction.
+A runtime (:class:`~explorer.conventions.declarations.Runtime`) is registered the same way.
+
+A :class:`Request` carries what the hooks read: the library, mode, options, shapes, dtype and direction.
 
 >>> lib = library("cv2")
 >>> lib.id, lib.mode("inter_cubic")
@@ -32,41 +51,21 @@ A :class:`Call` carries what the hooks read: the library, mode, options, shapes,
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
 
 from ..engine.spec import Spec
 from ..errors import ArgumentTypeError, ArgumentValueError, choice_error
-from .mode_names import LIBRARY_MODES, library_id, library_mode, spelling_key
+from .declarations import Api, Closest, Option, Runtime
+from .mode_names import library_mode, spelling_key
 
 _MISSING = object()
 
+__all__ = ["Api", "Closest", "Option", "Runtime"]
 
-@dataclass(frozen=True)
-class Option:
-    """One keyword option of a library, in the library's own name.
 
-    ``modes`` lists the modes the option applies to (None: every mode); ``required`` maps a mode to the only
-    value it accepts (PyTorch's ``lanczos`` requires ``antialias=True``).
-    """
-
-    name: str
-    default: object
-    choices: tuple | None = None  # the accepted values, or None for any value `check` accepts
-    help: str = ""
-    modes: tuple | None = None
-    required: dict = field(default_factory=dict)
-
-    def check(self, value, library: str, mode: str):
-        if self.choices is not None and value not in self.choices:
-            raise choice_error(self.name, value, [str(c) for c in self.choices],
-                               context=f"for {library} {mode}")
-        return value
-
-    def applies_to(self, mode: str) -> bool:
-        return self.modes is None or mode in self.modes
 
 
 class Preset(NamedTuple):
@@ -80,7 +79,7 @@ class Preset(NamedTuple):
 
 
 @dataclass(frozen=True)
-class Call:
+class Request:
     """One resize call as a library sees it, after its own size rules: what the hooks read.
 
     ``lengths`` holds ``(n, m)`` for every resized axis; ``factors`` the user's scale factor of each axis
@@ -111,11 +110,17 @@ class Library:
 
     id: str = ""
     title: str = ""
+    # other names of the library ('PyTorch', 'cv2', 'PIL'), matched case-, space-, '-' and '_'-insensitively
+    aliases: tuple[str, ...] = ()
+    # the library's own mode names -> the mode family each computes (explorer.conventions.mode_names.FAMILIES)
+    mode_names: dict[str, str] = {}
+    # extra mode spellings (spelling_key -> native name) beyond the native names and the generic ones
+    mode_aliases: dict[str, str] = {}
+    # where the library appears in listings (lower first)
+    order: int = 100
     options: tuple[Option, ...] = ()
     # options users try that the preset does not model: name -> why
     unsupported: dict[str, str] = {}
-    # extra mode spellings (spelling_key -> native name) beyond explorer.conventions.mode_names
-    aliases: dict[str, str] = {}
     # modes whose backward the library computes (None: every mode), and the reason when it has none
     gradient_modes: tuple[str, ...] | None = None
     no_gradient: str = ""
@@ -125,16 +130,47 @@ class Library:
     # the same shape) or "scale_factor" (the library's own scale rules)
     image_scale: str = "size"
 
+    # ------------------------------------------------------------------ a port from PyTorch (native_call)
+    # PyTorch mode -> the closest call the library has, where it lacks the mode (or cannot run it at defaults)
+    closest: dict[str, Closest] = {}
+    # PyTorch toggle (align_corners, antialias) -> {value: the library's options for it}; a toggle not listed
+    # has no such option here, and the value is left out
+    toggle_options: dict[str, dict] = {}
+    # (toggle, value) -> the note for a value given through another option, or that cannot be given
+    toggle_notes: dict[tuple, str] = {}
+    # options shown (and written in code) besides those a call sets -> the mode families they matter for
+    # (None: every family)
+    shown: dict[str, tuple | None] = {}
+    # option -> (another option, value) with which the option does not exist (TensorFlow 1 has no antialias)
+    exclusive: dict[str, tuple] = {}
+
+    # ------------------------------------------------------------------ the library's API (lint)
+    apis: tuple[Api, ...] = ()
+    # namespaces of mode constants -> {attribute: the mode name it stands for, in this library's spelling}
+    constants: dict[str, dict] = {}
+    # integer codes the library's mode arguments accept -> mode name
+    codes: dict[int, str] = {}
+
     # ------------------------------------------------------------------ modes and options
     @property
     def modes(self) -> tuple[str, ...]:
-        return tuple(LIBRARY_MODES[self.id])
+        return tuple(self.mode_names)
 
     def mode(self, name: str) -> str:
         """The native name of a mode given in any spelling."""
-        if isinstance(name, str) and spelling_key(name) in self.aliases:
-            return self.aliases[spelling_key(name)]
+        if isinstance(name, str) and spelling_key(name) in self.mode_aliases:
+            return self.mode_aliases[spelling_key(name)]
         return library_mode(self.id, name)
+
+    def family(self, native: str) -> str:
+        """The mode family of one of the library's own mode names."""
+        return self.mode_names[native]
+
+    def code(self, mode: str, options: dict, h: str, w: str) -> tuple[str, str]:
+        """``(language, code)``: the library's own resize call for ``mode`` with its ``options`` (its own
+        names) to an output of ``h`` x ``w`` (numbers or variable names), as a user pastes it."""
+        opts = "".join(f", {k}={v!r}" for k, v in options.items())
+        return "python", f"# {self.title}: {mode}{opts} to ({h}, {w})"
 
     def option(self, name: str) -> Option | None:
         """The declared option called ``name``, or None."""
@@ -187,38 +223,38 @@ class Library:
         """``(lengths, factors)`` the library uses for requested ``(n, m)`` lengths (default: as requested)."""
         return lengths, [None] * len(lengths)
 
-    def validate_call(self, call: Call) -> None:
+    def validate_call(self, call: Request) -> None:
         """Reject what the library rejects once shapes and dtype are known."""
 
-    def output_is_empty(self, call: Call) -> bool:
+    def output_is_empty(self, call: Request) -> bool:
         """Whether the call returns an empty array because an output length is 0 (default: never; such a
         length is an error, raised by :func:`explorer.library_resize` naming the axis)."""
         return False
 
     # ------------------------------------------------------------------ weights
-    def call_spec(self, call: Call) -> Spec:
+    def call_spec(self, call: Request) -> Spec:
         """The Spec this call computes (default: the mode's :meth:`spec`)."""
         return self.spec(call.mode, call.options)
 
-    def kernel_scales(self, call: Call) -> list:
+    def kernel_scales(self, call: Request) -> list:
         """The scale factor (output/input) each axis's kernel steps by, or None to use the lengths ``n/m``."""
         return [None] * len(call.lengths)
 
-    def axis_specs(self, call: Call, spec: Spec, scales: list) -> list[Spec]:
+    def axis_specs(self, call: Request, spec: Spec, scales: list) -> list[Spec]:
         """One Spec per resized axis (override when an axis needs an adjustment)."""
         return [spec] * len(call.lengths)
 
-    def adjust_plans(self, call: Call, plans: list) -> list:
+    def adjust_plans(self, call: Request, plans: list) -> list:
         """The ``(axis, plan)`` list the library's kernels really compute (default: the plans as built)."""
         return plans
 
-    def pass_order(self, call: Call) -> list[int] | None:
+    def pass_order(self, call: Request) -> list[int] | None:
         """Indices into the resized axes in the order the library resizes them when that changes the result
         (rounding between passes); None lets the engine pick the fastest order."""
         return None
 
     # ------------------------------------------------------------------ dtypes and gradients
-    def resize_integer(self, call: Call, x: np.ndarray, plans: list, specs: list) -> np.ndarray:
+    def resize_integer(self, call: Request, x: np.ndarray, plans: list, specs: list) -> np.ndarray:
         """Resize an integer array with an interpolating mode (default: the library does not)."""
         raise ArgumentTypeError(
             f"{self.title} {call.mode}: integer ({x.dtype}) input is not modelled for this library and mode; "
@@ -232,11 +268,72 @@ class Library:
 
 
 _LIBRARIES: dict[str, Library] = {}
+_RUNTIMES: dict[str, Runtime] = {}
+_generation = [0]
 
 
-def register(lib: Library) -> Library:
-    _LIBRARIES[lib.id] = lib
-    return lib
+def register(item):
+    """Declare a :class:`Library` or a :class:`~explorer.conventions.declarations.Runtime` (returned, so a
+    module writes ``LIBRARY = register(MyLibrary())``).  Every table derived from the declarations follows."""
+    table = _LIBRARIES if isinstance(item, Library) else _RUNTIMES
+    if not isinstance(item, (Library, Runtime)):
+        raise ArgumentTypeError(f"register takes a Library or a Runtime, got {type(item).__name__}")
+    if not isinstance(item.id, str) or not item.id or item.id != item.id.strip().lower():
+        raise ArgumentValueError(f"a declaration's id must be a lower-case name such as 'torch', got {item.id!r}")
+    table[item.id] = item
+    _generation[0] += 1
+    return item
+
+
+def unregister(item_id: str) -> None:
+    """Remove a declaration (a library, a runtime, or both with that id)."""
+    _LIBRARIES.pop(item_id, None)
+    _RUNTIMES.pop(item_id, None)
+    _generation[0] += 1
+
+
+def generation() -> int:
+    """A number that changes whenever a declaration is added or removed (derived tables cache on it)."""
+    return _generation[0]
+
+
+def derived(function):
+    """Cache a function of the declarations (no arguments) until the next :func:`register`."""
+    cache = {}
+
+    def wrapper():
+        key = generation()
+        if key not in cache:
+            cache.clear()
+            cache[key] = function()
+        return cache[key]
+
+    wrapper.__doc__, wrapper.__name__, wrapper.__wrapped__ = function.__doc__, function.__name__, function
+    return wrapper
+
+
+def _key(name: str) -> str:
+    return name.strip().lower().replace("-", "").replace("_", "").replace(" ", "")
+
+
+@derived
+def library_names() -> dict[str, str]:
+    """Every name of every library (its id and aliases, reduced by :func:`_key`) -> its id."""
+    out = {}
+    for lib in all_libraries():
+        for name in (lib.id, *lib.aliases):
+            out.setdefault(_key(name), lib.id)
+    return out
+
+
+def library_id(name: str) -> str:
+    """Canonical library id: 'PyTorch' -> 'torch', 'cv2' -> 'opencv'."""
+    if not isinstance(name, str):
+        raise ArgumentTypeError(f"library must be a string, got {name!r}")
+    found = library_names().get(_key(name))
+    if found is None:
+        raise choice_error("library", name, library_ids())
+    return found
 
 
 def library(name: str) -> Library:
@@ -245,13 +342,29 @@ def library(name: str) -> Library:
 
 
 def all_libraries() -> list[Library]:
-    return list(_LIBRARIES.values())
+    """Every declared library, in listing order."""
+    return sorted(_LIBRARIES.values(), key=lambda lib: (lib.order, lib.id))
+
+
+def library_ids() -> tuple[str, ...]:
+    return tuple(lib.id for lib in all_libraries())
+
+
+def all_runtimes() -> list[Runtime]:
+    """Every declared runtime, in listing order."""
+    return sorted(_RUNTIMES.values(), key=lambda r: (r.order, r.id))
+
+
+def runtime(runtime_id: str) -> Runtime:
+    if runtime_id not in _RUNTIMES:
+        raise choice_error("runtime", runtime_id, [r.id for r in all_runtimes()])
+    return _RUNTIMES[runtime_id]
 
 
 def resolve(library_name: str, mode: str, options: dict) -> tuple[Library, str, dict]:
     """(library rules, native mode name, options with defaults) for a call; every bad value raises naming it."""
     if library_name is None:
-        raise choice_error("library", None, list(_LIBRARIES), kind=ArgumentTypeError)
+        raise choice_error("library", None, library_ids(), kind=ArgumentTypeError)
     lib = library(library_name)
     if mode is None:
         raise choice_error("mode", None, lib.modes, kind=ArgumentTypeError, context=f"for {lib.id}")

@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 from ..engine.spec import Spec
-from .mode_names import FAMILIES, LIBRARIES, LIBRARY_MODES
+from .mode_names import FAMILIES
 from .registry import all_libraries, library
 
 _TRANSFORM = {"half_pixel": "", "pytorch_half_pixel": "pytorch half-pixel", "align_corners": "align-corners",
@@ -68,12 +68,13 @@ def conventions_table(families=None) -> str:
     for lib in all_libraries():
         for mode, options, _ in lib.rows():
             first_rows.setdefault((lib.id, mode), options)
-    lines = ["| family | " + " | ".join(LIBRARIES) + " |", "|---|" + "---|" * len(LIBRARIES)]
+    libs = all_libraries()
+    lines = ["| family | " + " | ".join(lib.id for lib in libs) + " |", "|---|" + "---|" * len(libs)]
     for family in families:
         cells = []
-        for lib_id in LIBRARIES:
-            rules = library(lib_id)
-            natives = [m for m, fam in LIBRARY_MODES[lib_id].items() if fam == family]
+        for rules in libs:
+            lib_id = rules.id
+            natives = [m for m, fam in rules.mode_names.items() if fam == family]
             parts = []
             for native in natives:
                 try:

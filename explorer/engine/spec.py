@@ -35,9 +35,8 @@ class Spec:
     roi : ``(start, end)`` in normalised coordinates for ``tf_crop_and_resize``; one pair for every axis, or a
           tuple of pairs, one per resized axis
     index_arithmetic : the precision of coordinate arithmetic (``explorer.engine.coords.ARITHMETIC``); it decides
-          which index ``nearest`` picks at exact ties, and a row naming a library ("torch", "jax_float32",
-          "tensorflow", "opencv", "onnxruntime") builds the weights as that library's code does
-          (``explorer.engine.native``, where they may depend on the array's dtype)
+          which index ``nearest`` picks at exact ties, and a row with a native builder (``explorer.engine.native``)
+          builds the weights in that code's own float arithmetic, where they may depend on the array's dtype
     """
 
     kernel: str = "linear"

@@ -24,8 +24,9 @@ from ..advisor.knowledge import load
 from ..advisor.quality import zone_plate_figures
 from ..conventions.image_resize import ImageResize
 from ..conventions.library_resize import library_resize, library_resize_transpose
-from ..conventions.mode_names import LIBRARY_MODES, spelling_key
-from ..conventions.pytorch import interpolate
+from ..conventions.mode_names import spelling_key
+from ..conventions.registry import all_libraries
+from ..conventions.libraries.pytorch import interpolate
 from ..images import test_image
 from .compute.backends import compute_backends
 from .compute.libraries import compute_libraries
@@ -252,7 +253,7 @@ def _nearest_tables() -> str:
 def _nearest_words(pairs) -> str:
     """What each library's mode spelled 'nearest' picks, against PyTorch's two rules, on ``pairs``."""
     words = []
-    for lib, modes in LIBRARY_MODES.items():
+    for lib, modes in ((rules.id, rules.mode_names) for rules in all_libraries()):
         native = next((m for m in modes if spelling_key(m) == "nearest"), None)
         if native is None or lib == "torch":
             continue

@@ -8,7 +8,7 @@ import pytest
 import explorer
 from explorer.advisor import knowledge
 from explorer.advisor.backend_calls import forward
-from explorer.advisor.target import Setup
+from explorer.advisor.question import Question
 
 KB = knowledge.load()
 
@@ -38,7 +38,7 @@ def test_nearest_ties_are_what_opencv_and_pillow_compute():
         assert not row["exact"]
         assert row["output_max_abs"] == d.max()
         assert row["changed_fraction"] == np.mean(d > 0)
-        assert np.array_equal(forward(Setup.of(mode="nearest-exact", backend=name), x, (96, 96))[0, 0], y)
+        assert np.array_equal(forward(Question.of(mode="nearest-exact", backend=name), x, (96, 96))[0, 0], y)
 
 
 def test_burn_flex_nearest_exact_is_an_error_row():

@@ -9,7 +9,8 @@ import pytest
 
 from explorer.conventions import mode_names as names
 from explorer.advisor import knowledge, knowledge_checks
-from explorer.advisor.versions import VersionRange, parse_version
+from explorer.conventions import registry
+from explorer.versions import VersionRange, parse_version
 
 KB = knowledge.load()
 
@@ -55,7 +56,7 @@ def test_every_library_has_records_and_a_scope():
     for expected in ("burn", "torch", "tensorflow", "jax", "onnxruntime", "opencv", "pillow", "keras", "mlx",
                      "coreml", "tensorrt", "candle"):
         assert expected in libraries
-        lib = KB.libraries[expected]
+        lib = KB.runtimes[expected]
         assert lib.in_scope(lib.newest) and lib.in_scope(lib.oldest) and lib.scope_source
 
 
@@ -74,7 +75,7 @@ def test_version_choices_come_from_the_ranges():
     for library in ("torch", "onnxruntime", "tensorflow", "burn"):
         bounds = {parse_version(v) for r in KB.records if r.library == library
                   for v in r.versions.bound_versions() + [b for w in r.wordings for b in w.versions.bound_versions()]}
-        lib = KB.libraries[library]
+        lib = KB.runtimes[library]
         for v in KB.versions(library):
             assert parse_version(v) in bounds | {parse_version(lib.oldest), parse_version(lib.newest)} | {
                 d for e in lib.export_defaults for d in map(parse_version, e.versions.bound_versions())}
@@ -124,4 +125,5 @@ def test_package_data_ships_in_the_wheel():
 
     data = resources.files("explorer.advisor").joinpath("data")
     files = {p.name for p in data.iterdir()}
-    assert {f"{name}.toml" for name in knowledge.DATA_FILES} | {"backends.toml", "fixes.toml"} <= files
+    declared = {knowledge.data_file(rt) for rt in registry.all_runtimes()}
+    assert len(declared) >= 12 and declared | {"fixes.toml"} <= files

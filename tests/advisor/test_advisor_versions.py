@@ -6,14 +6,14 @@ from __future__ import annotations
 import pytest
 
 import explorer
-from explorer.advisor.versions import parse_version
+from explorer.versions import parse_version
 
 from advisor_queries import KB, REACHABLE, query
 
 
 def _sides(record):
     """(bound, a release just inside the range, one just outside) for each bound inside the library's scope."""
-    lib = KB.libraries[record.library]
+    lib = KB.runtimes[record.library]
     eras = KB.versions(record.library)
     for op, bound in record.versions.raw_clauses:
         if not lib.in_scope(bound) and op in (">=", ">"):
@@ -102,9 +102,9 @@ def test_onnx_export_default_exporter_and_opset_by_release():
     after = _ids(mode="nearest-exact", backend="torch", version="2.9.0", export="onnx", training=False)
     assert "torch-onnx-torchscript-nearest-exact" in before  # the default was still TorchScript
     assert "torch-onnx-torchscript-nearest-exact" not in after  # dynamo, the default from 2.9, decomposes it
-    from explorer.advisor.target import Setup
-    assert Setup.of(mode="bilinear", backend="torch", version="2.8.0", export="onnx").opset == 18
-    assert Setup.of(mode="bilinear", backend="torch", version="2.0.1", export="onnx").opset == 14
+    from explorer.advisor.question import Question
+    assert Question.of(mode="bilinear", backend="torch", version="2.8.0", export="onnx").opset == 18
+    assert Question.of(mode="bilinear", backend="torch", version="2.0.1", export="onnx").opset == 14
 
 
 def test_onnx_opset_10_linear_is_asymmetric_in_onnx_runtime():

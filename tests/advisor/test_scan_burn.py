@@ -17,13 +17,13 @@ import explorer  # noqa: E402
 from explorer.advisor import burn_import  # noqa: E402
 from explorer.advisor.knowledge import load  # noqa: E402
 from explorer.advisor.onnx_resize import resize_nodes  # noqa: E402
-from test_scan_onnx import resize_model, run_ort  # noqa: E402
+from onnx_models import resize_model, run_ort  # noqa: E402
 
 pytestmark = pytest.mark.oracle
 
 
 def by_era(node):
-    return {entry["era"]: entry for entry in node.burn_import}
+    return {entry["era"]: entry for entry in node.imports}
 
 
 # ------------------------------------------------------------------------------------------------ the table
@@ -63,7 +63,7 @@ def test_half_pixel_nearest_silently_becomes_floor_nearest():
     head = node.findings[0]
     assert head.severity == "differs" and "InterpolateMode::Nearest" in head.message
     assert "nearest_mode" not in head.message  # the default rounding was not set on the node
-    for entry in node.burn_import:
+    for entry in node.imports:
         if not entry["fails"]:
             assert entry["mode"] == "Nearest" and not entry["measurement"]["identical"], entry
     # the fix: Burn's own NearestExact is not this node either (round_prefer_floor), so none is offered
@@ -96,7 +96,7 @@ def test_half_pixel_bilinear_is_fixed_by_the_align_corners_import():
 def test_align_corners_bilinear_is_the_same_in_every_release_that_imports_it():
     model = resize_model((1, 1, 7, 9), sizes=(1, 1, 12, 4), mode="linear", coordinate_transformation_mode="align_corners")
     [node] = explorer.scan(model, backend="burn-ndarray", version="0.20.1")
-    imported = [e for e in node.burn_import if not e["fails"]]
+    imported = [e for e in node.imports if not e["fails"]]
     assert imported and all(e["measurement"]["identical"] for e in imported)
     assert node.findings[0].severity == "info"
 

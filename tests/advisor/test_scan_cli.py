@@ -13,7 +13,7 @@ import pytest
 onnx = pytest.importorskip("onnx")
 
 from explorer.__main__ import main  # noqa: E402
-from test_scan_onnx import resize_model  # noqa: E402
+from onnx_models import resize_model  # noqa: E402
 
 KEYS = {"node", "op_type", "opset", "attributes", "input_shape", "output_shape", "equivalents", "findings"}
 
@@ -47,7 +47,7 @@ def test_json_keys(capsys, model_path):
     assert data[0]["attributes"]["mode"] == "linear" and data[0]["input_shape"] == [1, 3, 16, 16]
     assert all(set(e) == {"library", "mode", "options"} for e in data[0]["equivalents"])
     assert all({"severity", "message", "source"} <= set(f) for f in data[0]["findings"])
-    assert data[0]["burn_import"] and all("era" in e for e in data[0]["burn_import"])
+    assert data[0]["imports"] and all("era" in e for e in data[0]["imports"])
 
 
 def test_error_finding_exits_1(capsys, tmp_path):

@@ -21,6 +21,7 @@ from onnx import TensorProto, helper  # noqa: E402
 
 import explorer  # noqa: E402
 from explorer.advisor.onnx_resize import resize_nodes  # noqa: E402
+from onnx_models import resize_model, run_ort  # noqa: E402,F401
 
 pytestmark = pytest.mark.oracle
 
@@ -28,48 +29,6 @@ TRANSFORMS = ("half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric")
 ROUNDING = ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil")
 SHAPES = [((1, 1, 7, 5), (1, 1, 3, 8)), ((1, 1, 4, 9), (1, 1, 11, 2)), ((1, 1, 1, 6), (1, 1, 3, 1))]
 SCALES = [((1, 1, 7, 5), (1.0, 1.0, 1.7, 0.6)), ((1, 1, 10, 3), (1.0, 1.0, 0.35, 2.5))]
-
-
-def resize_model(input_shape, *, op_version=13, scales=None, sizes=None, computed=False, roi=None,
-                 op_type="Resize", name="resize", **attributes):
-    """A model with one Resize (or Upsample) node; ``computed`` builds sizes from Shape(x) -> Slice -> Concat."""
-    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, list(input_shape))
-    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
-    nodes, init = [], []
-    if scales is not None:
-        init.append(helper.make_tensor("scales", TensorProto.FLOAT, [len(scales)], list(scales)))
-    if roi is not None:
-        init.append(helper.make_tensor("roi", TensorProto.FLOAT, [len(roi)], list(roi)))
-    if sizes is not None and computed:
-        init += [helper.make_tensor("start", TensorProto.INT64, [1], [0]),
-                 helper.make_tensor("end", TensorProto.INT64, [1], [2]),
-                 helper.make_tensor("spatial", TensorProto.INT64, [len(sizes) - 2], list(sizes[2:]))]
-        nodes += [helper.make_node("Shape", ["x"], ["shape"]),
-                  helper.make_node("Slice", ["shape", "start", "end"], ["nc"]),
-                  helper.make_node("Concat", ["nc", "spatial"], ["sizes"], axis=0)]
-    elif sizes is not None:
-        init.append(helper.make_tensor("sizes", TensorProto.INT64, [len(sizes)], list(sizes)))
-    if op_type == "Upsample" or op_version == 10:
-        inputs = ["x", "scales"]
-    elif op_version == 11:  # Resize-11: roi and scales are required inputs (empty tensors stand for none)
-        for role, value in (("roi", roi), ("scales", scales)):
-            if value is None:
-                init.append(helper.make_tensor(role, TensorProto.FLOAT, [0], []))
-        inputs = ["x", "roi", "scales"] + (["sizes"] if sizes is not None else [])
-    else:
-        inputs = ["x", "roi" if roi is not None else "", "scales" if scales is not None else "",
-                  "sizes" if sizes is not None else ""]
-    nodes.append(helper.make_node(op_type, inputs, ["y"], name=name, **attributes))
-    graph = helper.make_graph(nodes, "g", [x], [y], initializer=init)
-    opset = 9 if op_type == "Upsample" else op_version
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
-    model.ir_version = 8
-    return model
-
-
-def run_ort(model, x):
-    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
-    return session.run(None, {"x": x})[0]
 
 
 def run_equivalent(eq, x):
@@ -293,7 +252,7 @@ def test_every_rounding_and_transform_has_a_case():
     """The parametrised cases above cover every nearest_mode and every Resize-19 transform."""
     seen = {(t, r) for _, t, r, _ in NEAREST_CASES}
     assert {r for _, r in seen} == set(ROUNDING)
-    from explorer.conventions.onnx import OPSETS
+    from explorer.conventions.libraries.onnx import OPSETS
     assert set(TRANSFORMS) | {"tf_half_pixel_for_nn", "half_pixel_symmetric"} <= {t for t, _ in seen}
     assert {10, 11, 13, 18, 19} == set(OPSETS)
 

@@ -8,7 +8,7 @@ import pytest
 
 import explorer
 from explorer import Spec
-from explorer.conventions.mode_names import LIBRARIES, LIBRARY_MODES
+from explorer.conventions.mode_names import libraries, library_modes
 from explorer.conventions import (NoGradientError, equivalent, library_resize, library_resize_backward,
                               library_resize_transpose, preset, presets, weight_difference)
 from explorer.conventions import library as presets_library
@@ -75,8 +75,8 @@ def test_option_combinations_the_library_rejects_are_rejected(library, mode, opt
 
 def test_presets_lists_every_library_and_every_native_mode():
     rows = presets()
-    assert {r.library for r in rows} == set(LIBRARIES)
-    for library, modes in LIBRARY_MODES.items():
+    assert {r.library for r in rows} == set(libraries())
+    for library, modes in ((lib, library_modes(lib)) for lib in libraries()):
         listed = {r.mode for r in rows if r.library == library}
         assert listed == set(modes), library
     for row in rows:

@@ -16,7 +16,7 @@ import pytest
 from burn_vectors import CASES
 
 from explorer.conventions import library_resize, library_resize_backward
-from explorer.conventions.burn import BACKENDS, forward_backends
+from explorer.conventions.libraries.burn import BACKENDS, forward_backends
 
 PERMISSIVE_ONLY = {"tensor/float/module/lanczos3_interpolate.rs:168 test_1d_lanczos3"}
 

@@ -15,52 +15,12 @@ from preset_cases import image, options_id, size_grid
 
 onnx = pytest.importorskip("onnx", reason="onnx is an oracle installed by the 'oracles' extra")
 ort = pytest.importorskip("onnxruntime", reason="ONNX Runtime is an oracle installed by the 'oracles' extra")
-from onnx import TensorProto, helper  # noqa: E402
+from onnx import TensorProto, helper  # noqa: E402,F401
+from onnx_models import attributes, ort_resize  # noqa: E402
 
 pytestmark = pytest.mark.oracle
 
 ROWS = [(row.mode, row.options) for row in presets("onnx")]
-_ELEM = {np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.uint8): TensorProto.UINT8}
-
-
-def ort_resize(x, mode, sizes=None, scales=None, roi=None, opset=19, **attributes):
-    """Run one ONNX Resize node on ``x`` with ONNX Runtime."""
-    inputs, initializers = ["X"], []
-
-    def const(name, kind, values):
-        initializers.append(helper.make_tensor(name, kind, [len(values)], list(values)))
-        inputs.append(name)
-
-    if opset == 10:
-        const("scales", TensorProto.FLOAT, [float(s) for s in scales])
-    else:
-        if roi is not None or opset < 13:
-            const("roi", TensorProto.FLOAT, [float(v) for v in (roi or [])])
-        else:
-            inputs.append("")
-        if scales is not None:
-            const("scales", TensorProto.FLOAT, [float(s) for s in scales])
-        else:
-            if opset < 13:
-                const("scales", TensorProto.FLOAT, [])
-            else:
-                inputs.append("")
-            const("sizes", TensorProto.INT64, [int(s) for s in sizes])
-    node = helper.make_node("Resize", inputs, ["Y"], mode=mode, **attributes)
-    graph = helper.make_graph([node], "resize", [helper.make_tensor_value_info("X", _ELEM[x.dtype], list(x.shape))],
-                              [helper.make_tensor_value_info("Y", _ELEM[x.dtype], None)], initializer=initializers)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
-    model.ir_version = 8
-    options = ort.SessionOptions()
-    options.log_severity_level = 3
-    session = ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
-    return session.run(None, {"X": x})[0]
-
-
-def _attributes(options):
-    return {k: (int(v) if isinstance(v, bool) else v) for k, v in options.items() if k != "opset"}
-
-
 @pytest.mark.parametrize("mode,options", ROWS, ids=[f"{m}-{options_id(o)}" for m, o in ROWS])
 def test_forward_matches_onnxruntime(mode, options):
     opset = options.get("opset", 19)
@@ -73,7 +33,7 @@ def test_forward_matches_onnxruntime(mode, options):
             got = library_resize(x, library="onnx", mode=mode, scale_factor=[float(s) for s in scales], axes=(0, 1),
                                  **options)
         else:
-            want = ort_resize(x, mode, sizes=(H, W), opset=opset, **_attributes(options))
+            want = ort_resize(x, mode, sizes=(H, W), opset=opset, **attributes(options))
             got = library_resize(x, (H, W), library="onnx", mode=mode, **options)
         assert got.shape == want.shape, (h, w, H, W)
         if mode == "nearest":
@@ -112,7 +72,7 @@ def test_scales_input_sets_floor_size_and_the_kernel_step(mode, options):
     for h, w, sh, sw in [(5, 8, 1.7, 0.62), (9, 4, 0.37, 2.5), (6, 6, 1.1, 1.1), (13, 7, 3.3, 0.8)]:
         x = image((mode, h, w), (h, w))
         scales = [np.float32(sh), np.float32(sw)]
-        want = ort_resize(x, mode, scales=scales, **_attributes(options))
+        want = ort_resize(x, mode, scales=scales, **attributes(options))
         got = library_resize(x, library="onnx", mode=mode, scale_factor=(sh, sw), axes=(0, 1), **options)
         assert got.shape == want.shape
         np.testing.assert_allclose(got, want, rtol=0, atol=1e-5)
@@ -192,7 +152,7 @@ def test_an_unchanged_shape_is_copied_whatever_the_scales_or_roi():
 @pytest.mark.parametrize("mode", ["linear", "cubic"])
 @pytest.mark.parametrize("exclude_outside", [0, 1])
 def test_antialias_with_align_corners_stretches_by_the_scale(mode, exclude_outside):
-    """Note [antialias with align_corners] in explorer.conventions.onnx: samples at i (n-1)/(m-1), kernel
+    """Note [antialias with align_corners] in explorer.conventions.libraries.onnx: samples at i (n-1)/(m-1), kernel
     stretched by n/m, whether the output comes from sizes or from scales."""
     options = {"coordinate_transformation_mode": "align_corners", "antialias": 1, "exclude_outside": exclude_outside}
     for h, w, H, W in [(31, 37, 15, 23), (31, 37, 10, 12), (9, 13, 1, 5), (9, 13, 4, 1), (20, 20, 7, 3),

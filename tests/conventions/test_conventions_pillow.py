@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from explorer.conventions import NoGradientError, library_resize, library_resize_backward
-from explorer.conventions.pillow import vertical_first
+from explorer.conventions.libraries.pillow import vertical_first
 from preset_cases import image, size_grid
 
 Image = pytest.importorskip("PIL.Image", reason="Pillow is an oracle installed by the 'oracles' extra")

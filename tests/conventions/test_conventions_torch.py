@@ -48,7 +48,7 @@ UINT8_ROWS = [("bilinear", {}), ("bicubic", {}), ("bilinear", {"antialias": True
 @pytest.mark.parametrize("channels", [3, 5], ids=["avx-path", "generic-path"])
 @pytest.mark.parametrize("mode,options", UINT8_ROWS, ids=[f"{m}-{options_id(o)}" for m, o in UINT8_ROWS])
 def test_uint8_int16_weights_are_bit_exact(mode, options, channels):
-    """Outputs one pixel wide included (Note [antialias output width 1] in explorer.conventions.pytorch): the
+    """Outputs one pixel wide included (Note [antialias output width 1] in explorer.conventions.libraries.pytorch): the
     AVX2 kernel (3 channels) is right, the separable kernel (5 channels) repeats row 0, and 3 channels to 1x1
     fail PyTorch's internal assert, as the explorer refuses them."""
     mismatched = []

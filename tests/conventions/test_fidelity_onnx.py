@@ -18,7 +18,7 @@ from fidelity import forward_error, record
 from explorer.conventions import library_resize
 
 pytest.importorskip("onnxruntime", reason="ONNX Runtime is an oracle installed by the 'oracles' extra")
-from test_conventions_onnx import ort_resize
+from onnx_models import ort_resize
 
 pytestmark = pytest.mark.oracle
 

@@ -3,7 +3,7 @@
 Sizes log-uniform up to 100 000 for one-row and one-column images and 8192 per axis in 2-D (tests/fidelity.py),
 with ``dsize`` and with ``fx``/``fy`` (cells that overhang the image), float32, float64 and uint8 with 1 to 8
 interleaved channels.  Which code runs depends on the image (IPP with double coordinates, or resizeGeneric with
-float ones: Note [which code runs] in explorer.conventions.opencv).  Tolerances: float rounding of the
+float ones: Note [which code runs] in explorer.conventions.libraries.opencv).  Tolerances: float rounding of the
 contraction (``fidelity.forward_tolerance``; float64 images too, as OpenCV keeps float32 coefficients outside
 IPP), nearest exact, uint8 bit-exact except INTER_CUBIC (within 1 LSB: IPP's rounding is not modelled).
 OpenCV has no gradient.

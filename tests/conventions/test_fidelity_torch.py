@@ -115,7 +115,7 @@ def test_nearest_1d_up_to_100000_picks_the_same_samples(mode):
 @pytest.mark.parametrize("channels", range(1, 9))
 def test_uint8_is_bit_exact_including_outputs_one_pixel_wide(channels):
     """Channels <= 4 take PyTorch's AVX2 kernel, more take the separable kernel (Note [antialias output width
-    1] in explorer.conventions.pytorch): both, with outputs one pixel wide."""
+    1] in explorer.conventions.libraries.pytorch): both, with outputs one pixel wide."""
     gen = fidelity.rng("torch-u8", channels)
     configs = [("bilinear", False), ("bicubic", False), ("bilinear", True), ("bicubic", True), ("lanczos", True)]
     for k, (mode, antialias) in enumerate(configs):

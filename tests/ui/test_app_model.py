@@ -13,7 +13,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-from test_scan_onnx import resize_model
+from onnx_models import resize_model
 
 from explorer.ui.app import (
     App,

@@ -9,7 +9,9 @@ import pytest
 
 import explorer
 from explorer.conventions.image_resize import MODES
-from explorer.conventions.mode_names import LIBRARIES
+from explorer.conventions.mode_names import libraries
+
+LIBRARIES = libraries()
 from explorer.images import TEST_IMAGES, test_image
 from explorer.ui.app import App
 from explorer.ui.app.state import SCALE_RANGE

@@ -13,7 +13,8 @@ import pytest
 
 from explorer.conventions.image_resize import MODES
 from explorer.conventions.library_resize import library_resize
-from explorer.conventions.native_call import CLOSEST, native_call
+from explorer.conventions.native_call import native_call
+from explorer.conventions.registry import library as library_rules
 from explorer.ui.compute.libraries import compute_libraries
 
 LIBRARIES = ("torch", "tensorflow", "jax", "onnx", "opencv", "pillow", "burn")
@@ -36,8 +37,9 @@ def test_every_library_shows_an_output_and_says_what_it_changed(mode, same, alig
         assert lib in data.metrics and lib in data.code and isinstance(data.notes[lib], list)
         native, _ = data.calls[lib]
         assert native.lower() in data.code[lib].lower()
-        if (lib, mode) in CLOSEST:
-            assert CLOSEST[(lib, mode)].note in data.notes[lib]
+        closest = library_rules(lib).closest.get(mode)
+        if closest is not None:
+            assert closest.note in data.notes[lib]
     assert data.reference == "torch" and data.metrics["torch"]["psnr"] == np.inf
 
 

@@ -7,7 +7,8 @@ import pytest
 
 from explorer.ui.app import App
 from explorer.ui.app.tabs import KernelsTab
-from explorer.ui.views import anatomy, export, html_figure
+from explorer.ui.views import export, html_figure
+from explorer.ui.views import kernels as kernels_view
 from explorer.ui.views.panels import PanelFigure
 
 TABS = ("modes", "gradients", "kernels", "libraries", "backends", "pick")
@@ -51,8 +52,8 @@ def test_exported_text_is_at_least_12_pixels_and_never_overlaps(app, tab):
 def test_the_page_text_is_at_least_12_pixels():
     assert html_figure.TITLE_PX >= 12 and html_figure.TEXT_PX >= 12
     # the Kernels SVG scales with the page, never below its minimum width: its smallest text at that width
-    points_per_px = KernelsTab.MIN_WIDTH / (anatomy.SIZE[0] * 72)
-    assert min(anatomy.TEXT_PT, anatomy.TITLE_PT) * points_per_px >= 12
+    points_per_px = KernelsTab.MIN_WIDTH / (kernels_view.SIZE[0] * 72)
+    assert min(kernels_view.TEXT_PT, kernels_view.TITLE_PT) * points_per_px >= 12
 
 
 @pytest.mark.parametrize("tab", ("modes", "gradients", "libraries"))

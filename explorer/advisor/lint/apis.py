@@ -1,11 +1,13 @@
 """The Python resize functions the linter knows, their parameters and defaults, and the library constants.
 
-Everything here is data: adding a function is adding a row.  A row names the public function (as Python
+Everything here is derived from the declarations (:mod:`explorer.conventions.libraries`): each library (or
+runtime) declares its public resize functions as :class:`~explorer.conventions.declarations.Api` rows, its mode
+constants and its integer codes, and the tables below collect them.  A row names the public function (as Python
 resolves it after imports: ``F.interpolate`` with ``import torch.nn.functional as F`` is
 ``torch.nn.functional.interpolate``), the library whose rules judge it, its positional parameters, the defaults
 of the arguments the judgement needs, and what the function itself fixes.
 
->>> API["torch.nn.UpsamplingBilinear2d"].fixed
+>>> api_table()["torch.nn.UpsamplingBilinear2d"].fixed
 {'mode': 'bilinear', 'align_corners': True}
 >>> lookup("torch.nn.modules.upsampling.Upsample").name
 'torch.nn.Upsample'
@@ -17,200 +19,71 @@ of the arguments the judgement needs, and what the function itself fixes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import replace
+
+from ...conventions import registry
+from ...conventions.declarations import Api
+
+__all__ = ["Api", "aliases", "api_table", "code_mode", "constant", "constants", "lookup"]
 
 
-@dataclass(frozen=True)
-class Api:
-    """One resize function or class.
-
-    ``params``: positional parameters in order (``self`` left out; for methods the receiver is not a parameter).
-    ``mode_param``: the parameter that names the mode; ``defaults``: values of mode / align_corners / antialias
-    when the argument is absent; ``fixed``: values the function implies whatever the call says.
-    ``runs``: ``model`` | ``host`` | ``input`` (see :class:`~explorer.advisor.lint.sites.Site`).
-    ``codes``: which integer codes the mode argument accepts (``pillow`` or ``opencv``).
-    ``antialias_modes``: modes the antialias argument applies to (None: all).  ``rank``: spatial dims it
-    implies; ``size_params``: parameters whose length gives the rank.  ``input``: the parameter holding the
-    data (for ``runs="input"``).
-    """
-
-    name: str
-    library: str
-    params: tuple
-    mode_param: str | None = "mode"
-    defaults: dict = field(default_factory=dict)
-    fixed: dict = field(default_factory=dict)
-    runs: str = "model"
-    codes: str | None = None
-    antialias_modes: tuple | None = None
-    rank: int | None = None
-    size_params: tuple = ()
-    scale_param: str | None = None
-    input: str | None = None
+def _declarations():
+    for lib in registry.all_libraries():
+        yield lib.id, lib.apis, lib.constants, lib.codes
+    for rt in registry.all_runtimes():
+        yield rt.id, rt.apis, {}, {}
 
 
-_TORCH = {"mode": "nearest", "align_corners": None, "antialias": False}
-_TV = {"mode": "bilinear", "align_corners": None, "antialias": True}
-_TV_AA = ("bilinear", "bicubic")
+@registry.derived
+def api_table() -> dict[str, Api]:
+    """Every declared API row by its public name; a row that names no library is judged by its declarer's."""
+    return {row.name: (row if row.library else replace(row, library=owner))
+            for owner, rows, _, _ in _declarations() for row in rows}
 
-_ROWS = [
-    # PyTorch
-    Api("torch.nn.functional.interpolate", "torch",
-        ("input", "size", "scale_factor", "mode", "align_corners", "recompute_scale_factor", "antialias"),
-        defaults=_TORCH, size_params=("size", "scale_factor"), scale_param="scale_factor", input="input"),
-    Api("torch.nn.functional.upsample", "torch", ("input", "size", "scale_factor", "mode", "align_corners"),
-        defaults=_TORCH, size_params=("size", "scale_factor"), scale_param="scale_factor", input="input"),
-    Api("torch.nn.functional.upsample_bilinear", "torch", ("input", "size", "scale_factor"),
-        fixed={"mode": "bilinear", "align_corners": True}, defaults={"antialias": False}, rank=2,
-        scale_param="scale_factor"),
-    Api("torch.nn.functional.upsample_nearest", "torch", ("input", "size", "scale_factor"),
-        fixed={"mode": "nearest"}, defaults={"align_corners": None, "antialias": False},
-        size_params=("size", "scale_factor"), scale_param="scale_factor"),
-    Api("torch.nn.Upsample", "torch", ("size", "scale_factor", "mode", "align_corners", "recompute_scale_factor"),
-        defaults=_TORCH, size_params=("size", "scale_factor"), scale_param="scale_factor"),
-    Api("torch.nn.UpsamplingBilinear2d", "torch", ("size", "scale_factor"),
-        fixed={"mode": "bilinear", "align_corners": True}, defaults={"antialias": False}, rank=2,
-        scale_param="scale_factor"),
-    Api("torch.nn.UpsamplingNearest2d", "torch", ("size", "scale_factor"),
-        fixed={"mode": "nearest"}, defaults={"align_corners": None, "antialias": False}, rank=2,
-        scale_param="scale_factor"),
-    # kornia resizes through F.interpolate: the torch rules apply
-    Api("kornia.geometry.transform.resize", "torch",
-        ("input", "size", "interpolation", "align_corners", "side", "antialias"), mode_param="interpolation",
-        defaults={"mode": "bilinear", "align_corners": None, "antialias": False}, rank=2, input="input"),
-    Api("kornia.geometry.transform.rescale", "torch",
-        ("input", "factor", "interpolation", "align_corners", "antialias"), mode_param="interpolation",
-        defaults={"mode": "bilinear", "align_corners": None, "antialias": False}, rank=2, scale_param="factor"),
-    # torchvision: PIL images or tensors, antialiased by default (0.17+)
-    Api("torchvision.transforms.functional.resize", "torch", ("img", "size", "interpolation", "max_size", "antialias"),
-        mode_param="interpolation", defaults=_TV, runs="input", codes="pillow", antialias_modes=_TV_AA, rank=2,
-        input="img"),
-    Api("torchvision.transforms.functional.resized_crop", "torch",
-        ("img", "top", "left", "height", "width", "size", "interpolation", "antialias"), mode_param="interpolation",
-        defaults=_TV, runs="input", codes="pillow", antialias_modes=_TV_AA, rank=2, input="img"),
-    Api("torchvision.transforms.Resize", "torch", ("size", "interpolation", "max_size", "antialias"),
-        mode_param="interpolation", defaults=_TV, runs="input", codes="pillow", antialias_modes=_TV_AA, rank=2),
-    Api("torchvision.transforms.RandomResizedCrop", "torch", ("size", "scale", "ratio", "interpolation", "antialias"),
-        mode_param="interpolation", defaults=_TV, runs="input", codes="pillow", antialias_modes=_TV_AA, rank=2),
-    # TensorFlow / Keras
-    Api("tensorflow.image.resize", "tensorflow", ("images", "size", "method", "preserve_aspect_ratio", "antialias"),
-        mode_param="method", defaults={"mode": "bilinear", "align_corners": None, "antialias": False}, rank=2),
-    Api("keras.layers.Resizing", "tensorflow",
-        ("height", "width", "interpolation", "crop_to_aspect_ratio", "pad_to_aspect_ratio", "fill_mode",
-         "fill_value", "antialias"),
-        mode_param="interpolation", defaults={"mode": "bilinear", "align_corners": None, "antialias": False}, rank=2),
-    Api("keras.layers.UpSampling2D", "tensorflow", ("size", "data_format", "interpolation"),
-        mode_param="interpolation", defaults={"mode": "nearest", "align_corners": None, "antialias": False}, rank=2),
-    Api("keras.layers.UpSampling1D", "tensorflow", ("size",), mode_param=None,
-        fixed={"mode": "nearest"}, defaults={"align_corners": None, "antialias": False}, rank=1),
-    Api("keras.layers.UpSampling3D", "tensorflow", ("size", "data_format"), mode_param=None,
-        fixed={"mode": "nearest"}, defaults={"align_corners": None, "antialias": False}, rank=3),
-    # JAX: antialias (default True) acts only when downscaling
-    Api("jax.image.resize", "jax", ("image", "shape", "method", "antialias", "precision"), mode_param="method",
-        defaults={"mode": None, "align_corners": None, "antialias": "downscale"},
-        antialias_modes=("linear", "cubic", "lanczos3", "lanczos5")),
-    # host-side image libraries
-    Api("cv2.resize", "opencv", ("src", "dsize", "dst", "fx", "fy", "interpolation"), mode_param="interpolation",
-        defaults={"mode": "INTER_LINEAR", "align_corners": None, "antialias": False}, runs="host", codes="opencv", rank=2),
-    Api("PIL.Image.Image.resize", "pillow", ("size", "resample", "box", "reducing_gap"), mode_param="resample",
-        defaults={"mode": "BICUBIC", "align_corners": None, "antialias": False}, runs="host", codes="pillow", rank=2),
-    Api("PIL.Image.Image.thumbnail", "pillow", ("size", "resample", "reducing_gap"), mode_param="resample",
-        defaults={"mode": "BICUBIC", "align_corners": None, "antialias": False}, runs="host", codes="pillow", rank=2),
-    Api("albumentations.Resize", "opencv", ("height", "width", "interpolation"), mode_param="interpolation",
-        defaults={"mode": "INTER_LINEAR", "align_corners": None, "antialias": False}, runs="host", codes="opencv",
-        rank=2),
-    Api("albumentations.SmallestMaxSize", "opencv", ("max_size", "interpolation"), mode_param="interpolation",
-        defaults={"mode": "INTER_LINEAR", "align_corners": None, "antialias": False}, runs="host", codes="opencv",
-        rank=2),
-    Api("albumentations.LongestMaxSize", "opencv", ("max_size", "interpolation"), mode_param="interpolation",
-        defaults={"mode": "INTER_LINEAR", "align_corners": None, "antialias": False}, runs="host", codes="opencv",
-        rank=2),
-]
-API: dict[str, Api] = {row.name: row for row in _ROWS}
 
-#: Other public paths of the same functions (module re-exports, versioned namespaces).
-ALIASES = {
-    "torch.nn.modules.upsampling.Upsample": "torch.nn.Upsample",
-    "torch.nn.modules.Upsample": "torch.nn.Upsample",
-    "torch.nn.modules.upsampling.UpsamplingBilinear2d": "torch.nn.UpsamplingBilinear2d",
-    "torch.nn.modules.upsampling.UpsamplingNearest2d": "torch.nn.UpsamplingNearest2d",
-    "kornia.geometry.resize": "kornia.geometry.transform.resize",
-    "kornia.geometry.rescale": "kornia.geometry.transform.rescale",
-    "torchvision.transforms.v2.functional.resize": "torchvision.transforms.functional.resize",
-    "torchvision.transforms.v2.functional.resized_crop": "torchvision.transforms.functional.resized_crop",
-    "torchvision.transforms.v2.Resize": "torchvision.transforms.Resize",
-    "torchvision.transforms.v2.RandomResizedCrop": "torchvision.transforms.RandomResizedCrop",
-    "torchvision.transforms.transforms.Resize": "torchvision.transforms.Resize",
-    "tensorflow.compat.v2.image.resize": "tensorflow.image.resize",
-    "tensorflow.keras.layers.Resizing": "keras.layers.Resizing",
-    "tensorflow.keras.layers.experimental.preprocessing.Resizing": "keras.layers.Resizing",
-    "keras.layers.experimental.preprocessing.Resizing": "keras.layers.Resizing",
-    "tensorflow.keras.layers.UpSampling2D": "keras.layers.UpSampling2D",
-    "tensorflow.keras.layers.UpSampling1D": "keras.layers.UpSampling1D",
-    "tensorflow.keras.layers.UpSampling3D": "keras.layers.UpSampling3D",
-    "albumentations.augmentations.Resize": "albumentations.Resize",
-    "albumentations.augmentations.geometric.resize.Resize": "albumentations.Resize",
-}
+@registry.derived
+def aliases() -> dict[str, str]:
+    """Other public paths of the same functions (module re-exports, versioned namespaces) -> the row's name."""
+    return {alias: row.name for row in api_table().values() for alias in row.aliases}
+
+
+@registry.derived
+def constants() -> dict[str, tuple[str, dict]]:
+    """Namespaces of mode constants -> (the library whose spelling the names are in, {attribute: mode name})."""
+    return {ns: entry for _, _, declared, _ in _declarations() for ns, entry in declared.items()}
+
+
+@registry.derived
+def _codes() -> dict[str, dict]:
+    return {owner: dict(codes) for owner, _, _, codes in _declarations() if codes}
 
 
 def lookup(qualified: str | None) -> Api | None:
     """The API row of a fully qualified name, or None."""
     if not qualified:
         return None
-    return API.get(ALIASES.get(qualified, qualified))
-
-
-#: Namespaces of mode constants -> (library whose spelling the name is in, {attribute: mode name}).
-_PIL = {"NEAREST": "NEAREST", "BOX": "BOX", "BILINEAR": "BILINEAR", "LINEAR": "BILINEAR", "HAMMING": "HAMMING",
-        "BICUBIC": "BICUBIC", "CUBIC": "BICUBIC", "LANCZOS": "LANCZOS", "ANTIALIAS": "LANCZOS"}
-_CV2 = {"INTER_NEAREST": "INTER_NEAREST", "INTER_NEAREST_EXACT": "INTER_NEAREST_EXACT",
-        "INTER_LINEAR": "INTER_LINEAR", "INTER_LINEAR_EXACT": "INTER_LINEAR_EXACT", "INTER_CUBIC": "INTER_CUBIC",
-        "INTER_AREA": "INTER_AREA", "INTER_LANCZOS4": "INTER_LANCZOS4"}
-_TV_MODES = {"NEAREST": "nearest", "NEAREST_EXACT": "nearest-exact", "BILINEAR": "bilinear",
-             "BICUBIC": "bicubic", "BOX": "box", "HAMMING": "hamming", "LANCZOS": "lanczos"}
-_TF_MODES = {"NEAREST_NEIGHBOR": "nearest", "BILINEAR": "bilinear", "BICUBIC": "bicubic", "AREA": "area",
-             "LANCZOS3": "lanczos3", "LANCZOS5": "lanczos5", "MITCHELLCUBIC": "mitchellcubic",
-             "GAUSSIAN": "gaussian"}
-_JAX_MODES = {"NEAREST": "nearest", "LINEAR": "linear", "CUBIC": "cubic", "LANCZOS3": "lanczos3",
-              "LANCZOS5": "lanczos5"}
-CONSTANTS = {
-    "PIL.Image": ("pillow", _PIL),
-    "PIL.Image.Resampling": ("pillow", _PIL),
-    "cv2": ("opencv", _CV2),
-    "torchvision.transforms.InterpolationMode": ("torchvision", _TV_MODES),
-    "torchvision.transforms.functional.InterpolationMode": ("torchvision", _TV_MODES),
-    "torchvision.transforms.v2.InterpolationMode": ("torchvision", _TV_MODES),
-    "torchvision.transforms.v2.functional.InterpolationMode": ("torchvision", _TV_MODES),
-    "tensorflow.image.ResizeMethod": ("tensorflow", _TF_MODES),
-    "jax.image.ResizeMethod": ("jax", _JAX_MODES),
-}
-
-#: Integer codes the mode arguments of Pillow and OpenCV (and torchvision, as Pillow's) accept.
-CODES = {
-    "pillow": {0: "NEAREST", 1: "LANCZOS", 2: "BILINEAR", 3: "BICUBIC", 4: "BOX", 5: "HAMMING"},
-    "opencv": {0: "INTER_NEAREST", 1: "INTER_LINEAR", 2: "INTER_CUBIC", 3: "INTER_AREA", 4: "INTER_LANCZOS4",
-               5: "INTER_LINEAR_EXACT", 6: "INTER_NEAREST_EXACT"},
-}
-
-#: torchvision's InterpolationMode values in Pillow's spelling (what a PIL image gets).
-TORCHVISION_TO_PILLOW = {"nearest": "NEAREST", "bilinear": "BILINEAR", "bicubic": "BICUBIC", "box": "BOX",
-                         "hamming": "HAMMING", "lanczos": "LANCZOS"}
-#: Pillow's names in torchvision's spelling (a Pillow constant passed to torchvision).
-PILLOW_TO_TORCHVISION = {v: k for k, v in TORCHVISION_TO_PILLOW.items()}
+    return api_table().get(aliases().get(qualified, qualified))
 
 
 def constant(qualified: str) -> tuple[str, str] | None:
     """(library, mode name) of a mode constant such as ``PIL.Image.BICUBIC``, or None."""
     namespace, _, attr = qualified.rpartition(".")
-    row = CONSTANTS.get(namespace)
+    row = constants().get(namespace)
     if row is None or attr not in row[1]:
         return None
     return row[0], row[1][attr]
 
 
 def code_mode(codes: str, value: int) -> str | None:
-    """The mode an integer code names in Pillow's or OpenCV's table."""
-    return CODES[codes].get(value)
+    """The mode an integer code names in a library's table (Pillow's, OpenCV's)."""
+    return _codes().get(codes, {}).get(value)
+
+
+#: torchvision's InterpolationMode values in Pillow's spelling (what a PIL image gets).
+TORCHVISION_TO_PILLOW = {"nearest": "NEAREST", "bilinear": "BILINEAR", "bicubic": "BICUBIC", "box": "BOX",
+                         "hamming": "HAMMING", "lanczos": "LANCZOS"}
+#: Pillow's names in torchvision's spelling (a Pillow constant passed to torchvision).
+PILLOW_TO_TORCHVISION = {v: k for k, v in TORCHVISION_TO_PILLOW.items()}
 
 
 #: Calls that return a PIL image, and methods of a PIL image that return one.

@@ -64,8 +64,8 @@ def _unquote(token: str) -> str:
 
 def spelled_mode(value: str) -> tuple[str, str] | None:
     """(library, native mode) of a value that names a mode in some library's spelling, else None."""
-    for library in SPELLING_ORDER:
-        if value in names.LIBRARY_MODES[library]:
+    for library in (*SPELLING_ORDER, *(lib for lib in names.libraries() if lib not in SPELLING_ORDER)):
+        if value in names.library_modes(library):
             return library, value
     if names.generic_family(value) is not None and value.lower() == value:
         try:
@@ -138,7 +138,7 @@ def _apply(site: Site, key: str, value: str, quoted: bool):
                 mode = apis.PILLOW_TO_TORCHVISION.get(mode)
         else:
             tail = value.rsplit(".", 1)[-1]
-            constant = apis.constant(value) or next((c for ns in apis.CONSTANTS if (c := apis.constant(f"{ns}.{tail}"))),
+            constant = apis.constant(value) or next((c for ns in apis.constants() if (c := apis.constant(f"{ns}.{tail}"))),
                                                     None)
             if constant:
                 mode = constant[1]

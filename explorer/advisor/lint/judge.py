@@ -258,7 +258,7 @@ class Judge:
                 backend, mode, antialias = "pillow", apis.TORCHVISION_TO_PILLOW[mode], False
             return {"mode": mode, "backend": backend, "training": False, "device": "cpu", "align_corners": align,
                     "antialias": antialias, "spatial_dims": rank, "dtype": q.dtype,
-                    "reference": names.library_id(backend) if backend in names.LIBRARY_ALIASES else backend}
+                    "reference": _reference(backend)}
         common = {"backend": self.backend.id, "training": training, "version": q.version, "device": q.device,
                   "spatial_dims": rank, "dtype": q.dtype, "deterministic": q.deterministic, "export": q.export,
                   "opset": q.opset, "scale_factor": bool(v["scale_factor"]) or None, "reference": q.reference,
@@ -371,3 +371,11 @@ def _describe(dims: set, chosen: list[dict]) -> str:
 
 def _short(api: str) -> str:
     return api.rsplit(".", 1)[-1] if "." in api and ":" not in api else api
+
+
+def _reference(backend: str) -> str:
+    """The library a host backend's numbers are compared with: its library id when it names one."""
+    try:
+        return names.library_id(backend)
+    except ValueError:
+        return backend

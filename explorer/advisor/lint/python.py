@@ -32,19 +32,29 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...conventions import registry
 from . import apis
 from .sites import CERTAIN, Arg, Site, snippet_of, source_lines
 
 MAX_DEPTH = 8
-#: Cheap text test before parsing: a file without any of these words has no site.
+#: Cheap text test before parsing: a file without any of these words (or a declared API's last name) has no site.
 WORDS = ("interpolate", "Upsampl", "upsample", "resize", "Resize", "Resizing", "UpSampling", "rescale",
          "thumbnail", "make_node", "resized_crop", "RandomResizedCrop", "SmallestMaxSize", "LongestMaxSize")
 #: Classes whose subclasses are still the same resize (``class CastUp(nn.Upsample)``).
 SUBCLASSED = ("torch.nn.Upsample", "torch.nn.UpsamplingBilinear2d", "torch.nn.UpsamplingNearest2d",
               "keras.layers.Resizing", "keras.layers.UpSampling2D")
-#: Last name of every callee that can be a site: other calls are not looked at.
-CALLEES = ({name.rsplit(".", 1)[-1] for name in (*apis.API, *apis.ALIASES)}
-           | {q.rsplit(".", 1)[-1] for q in (*apis.PARTIAL, *apis.ONNX_MAKE_NODE)} | {"resize", "thumbnail"})
+
+
+@registry.derived
+def callees() -> frozenset:
+    """Last name of every callee that can be a site: other calls are not looked at."""
+    return frozenset({name.rsplit(".", 1)[-1] for name in (*apis.api_table(), *apis.aliases())}
+                     | {q.rsplit(".", 1)[-1] for q in (*apis.PARTIAL, *apis.ONNX_MAKE_NODE)} | {"resize", "thumbnail"})
+
+
+@registry.derived
+def _words() -> tuple:
+    return tuple(dict.fromkeys(WORDS + tuple(callees())))
 
 
 @dataclass(frozen=True)
@@ -58,13 +68,15 @@ class Const:
         return self.name
 
 
-_CALLED = re.compile(r"\b(" + "|".join(sorted(CALLEES, key=len, reverse=True)) + r")\s*[(,)\]]"
-                     r"|\bclass\s+\w+\s*\([^)]*(?:Upsampl|Resizing|UpSampling)")
+@registry.derived
+def _called():
+    return re.compile(r"\b(" + "|".join(sorted(callees(), key=len, reverse=True)) + r")\s*[(,)\]]"
+                      r"|\bclass\s+\w+\s*\([^)]*(?:Upsampl|Resizing|UpSampling)")
 
 
 def mentions_resize(text: str) -> bool:
     """True when the text may hold a site: a known callee's name is called or passed (then it is parsed)."""
-    return any(word in text for word in WORDS) and _CALLED.search(text) is not None
+    return any(word in text for word in _words()) and _called().search(text) is not None
 
 
 def read_python(text: str, path: str) -> list[Site]:
@@ -246,7 +258,7 @@ class _Module:
                         api = self.subclass_api.get(base.id)
                     if api is not None and api.name in SUBCLASSED:
                         self.subclass_api[name] = api
-        self.callees = CALLEES | set(self.subclass_api)
+        self.callees = callees() | set(self.subclass_api)
 
     # ----------------------------------------------------------------------------------------- scopes
     def child_containing(self, current, target):
@@ -561,7 +573,7 @@ class _Module:
     # ---------------------------------------------------------------------------------------- the sites
     def candidate_calls(self):
         """The Call nodes whose callee is named one of ``self.callees``, found from the text and then the tree."""
-        pattern = _CALLED if self.callees == CALLEES else _called_pattern(self.callees)
+        pattern = _called() if self.callees == callees() else _called_pattern(self.callees)
         starts = [0] + [m.end() for m in _LINE_END.finditer(self.text)]
         seen = set()
         for m in pattern.finditer(self.text):
@@ -651,7 +663,7 @@ class _Module:
         receiver = call.func.value
         if self.qualify(receiver, call):  # a module's function (np.resize, cv2.resize ...)
             return None
-        api = apis.API[f"PIL.Image.Image.{call.func.attr}"]
+        api = apis.api_table()[f"PIL.Image.Image.{call.func.attr}"]
         if any(kw.arg == "resample" for kw in call.keywords):
             return api  # only Pillow's resize and thumbnail take `resample`
         resample = self.bind(api, call.args, call.keywords, call).get("resample")

@@ -36,8 +36,9 @@ from .applies import disabled
 from .controls import DEFAULT, LATEST, build_controls, crop_from_centre
 from .downloads import Downloads
 from .links import config_settings, query_settings
-from .state import DEFAULTS, TABS, State, check_budget, is_image_file
-from .tabs import TAB_CLASSES, fix_code
+from .declared import tab_classes
+from .state import DEFAULTS, State, check_budget, is_image_file
+from .tabs import fix_code
 
 _SHARED_ROWS = (("image", "upload"), ("resize_by", "scale", "scale_text", "size", "align_corners", "antialias"))
 
@@ -68,7 +69,7 @@ class App:
         self._incoming_name, self._pending_note, self._syncing = "array", "", False
         self.message_text, self.last_timing = "", {}
         self.controls = build_controls(self.state)
-        self.tabs = {cls.name: cls(self) for cls in TAB_CLASSES}
+        self.tabs = {cls.name: cls(self) for cls in tab_classes()}
         self.downloads = Downloads(self)
         self.widget = self._build_layout()
         self.renderer = _renderer(self, worker)
@@ -275,7 +276,7 @@ class App:
     def _tab(self, tab):
         name = tab or self.state["tab"]
         if name not in self.tabs:
-            raise choice_error("tab", name, TABS)
+            raise choice_error("tab", name, list(self.tabs))
         return self.tabs[name]
 
     def _render_lock(self):
@@ -335,7 +336,7 @@ class App:
     def _after_change(self, keys):
         if "tab" in keys and self.state["tab"] in self._unsent_tabs:
             self._unsent_tabs.discard(self.state["tab"])
-            page_load.resend(self.tab_widget.children[TABS.index(self.state["tab"])])
+            page_load.resend(self.tab_widget.children[list(self.tabs).index(self.state["tab"])])
         self._sync_widgets(keys)
         self._sync_enabled()
         self._update_readout()
@@ -461,7 +462,7 @@ class App:
 
     def _on_tab(self, change):
         if not self._syncing and change["new"] is not None:
-            self.set(tab=TABS[change["new"]])
+            self.set(tab=list(self.tabs)[change["new"]])
 
     def _on_scenario(self, change):
         if not self._syncing and change["new"]:
@@ -492,7 +493,7 @@ class App:
                     control.widget.value = control.to_widget(value)
             self.controls["resize_by"].widget.value = "size" if self.state["size"] is not None else "scale"
             if "tab" in keys:
-                self.tab_widget.selected_index = TABS.index(self.state["tab"])
+                self.tab_widget.selected_index = list(self.tabs).index(self.state["tab"])
 
     def _sync_enabled(self):
         reasons = disabled(self.state, self.state["tab"], self.state.backends)

@@ -14,16 +14,15 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ...conventions.image_resize import ImageResize
-from ...conventions.mode_names import LIBRARIES
+from ...conventions.mode_names import libraries as library_ids
+from .declared import tab_class
 
 
 def tab_modes(state, tab: str) -> tuple:
-    """(modes, libraries) whose options align_corners and antialias act on in ``tab``."""
-    modes = {"modes": (*state["modes"], state["reference"]), "gradients": state["modes"],
-             "kernels": (state["mode"], *state["modes"]), "libraries": (state["mode"],),
-             "backends": (state["mode"],), "pick": ()}[tab]
-    libraries = {"libraries": tuple(state["libraries"]), "backends": ("torch",)}.get(tab, (state["library"],))
-    return tuple(dict.fromkeys(modes)), libraries
+    """(modes, libraries) whose options align_corners and antialias act on in ``tab`` (its declaration's
+    ``option_targets``)."""
+    modes, libraries = tab_class(tab).option_targets(state)
+    return tuple(dict.fromkeys(modes)), tuple(libraries)
 
 
 @lru_cache(maxsize=512)
@@ -48,7 +47,7 @@ def disabled(state, tab: str, backends: dict | None = None) -> dict:
     for option in ("align_corners", "antialias"):
         if tab == "pick" and option == "antialias":
             out[option] = "Pick a mode ranks every mode both with and without antialias"
-        elif modes and not any(takes(option, m, lib) for m in modes for lib in libraries if lib in LIBRARIES):
+        elif modes and not any(takes(option, m, lib) for m in modes for lib in libraries if lib in library_ids()):
             out[option] = (f"{option} does not apply to {_or(modes)} under the "
                            f"{_or(libraries)} convention")
     if state["upstream"] != "random":

@@ -1,7 +1,8 @@
 """The explorer's widgets, one :class:`Control` per state key, and how values cross between them.
 
-The controls are data: :data:`SPECS` says, for each key, which widget shows it and with what label; a few
-keys need their own conversion (the size text, the crop sliders, None as "latest" / "default").  Every
+The controls are derived from the settings' declarations (:mod:`explorer.ui.app.declared`): each setting says
+which widget shows it and with what label; a few keys need their own conversion (the size text, the crop
+sliders, None as "latest" / "default").  Every
 control carries the CSS class ``explorer-<key>`` (underscores become dashes) so browser tests can find it.
 
 >>> from explorer.ui.app.state import State
@@ -16,22 +17,14 @@ True
 
 from __future__ import annotations
 
-import math
-import re
-
 import ipywidgets as W
 
-from ...advisor.pick import CONTENTS, PRIORITIES
-from ...conventions.image_resize import MODES
-from ...conventions.mode_names import LIBRARIES
-from ...errors import ArgumentValueError, brief
-from ...images import TEST_IMAGES
-from ...limits import APP_MAX_LENGTH
-from ..defaults import UPSTREAMS
-from .state import SCALE_RANGE
+from .declared import all_settings
+from .settings import DEFAULT, LATEST, STYLE, parse_size, size_text
 
-LATEST, DEFAULT = "latest", "default"  # the version and device widgets' words for None
-_STYLE = {"description_width": "initial"}
+__all__ = ["DEFAULT", "LATEST", "Control", "build_controls", "crop_centre", "crop_from_centre", "css_class",
+           "parse_size", "size_text"]
+_STYLE = STYLE
 
 
 class Control:
@@ -55,28 +48,6 @@ def css_class(key: str) -> str:
     return "explorer-" + key.replace("_", "-")
 
 
-def size_text(value) -> str:
-    return "" if value is None else f"{value[0]}×{value[1]}"
-
-
-def parse_size(text):
-    """A typed size: ``HxW``, ``H×W``, ``H, W`` or one number for a square; empty: no size (the scale)."""
-    text = (text or "").strip()
-    if not text:
-        return None
-    parts = [p for p in re.split(r"\s*[x×X,*]\s*|\s+", text) if p]
-    try:
-        numbers = [int(p) for p in parts]
-    except ValueError:
-        raise ArgumentValueError(f"size={brief(text)} is not valid; type height × width, e.g. 64×48 (or one number "
-                                 "for a square), or leave it empty to use the scale") from None
-    if len(numbers) == 1:
-        numbers = numbers * 2
-    if len(numbers) != 2:
-        raise ArgumentValueError(f"size={brief(text)} is not valid; type height × width, e.g. 64×48")
-    return tuple(numbers)
-
-
 def crop_centre(axis):
     def to_widget(crop):
         return round((crop[axis] + crop[axis + 2]) / 2, 4)
@@ -96,92 +67,20 @@ def crop_from_centre(crop, axis: int, centre: float):
     return tuple(crop)
 
 
-def _dropdown(options, label, width="220px"):
-    return lambda value: W.Dropdown(options=options, value=value, description=label, style=_STYLE,
-                                    layout=W.Layout(width=width))
-
-
-def _multi(options, label, width="240px"):
-    return lambda value: W.SelectMultiple(options=options, value=tuple(value or ()), rows=len(options),
-                                          description=label, style=_STYLE, layout=W.Layout(width=width))
-
-
-def _check(label):
-    return lambda value: W.Checkbox(value=value, description=label, indent=False, layout=W.Layout(width="auto"))
-
-
-def _tags(options, label):
-    def make(value):
-        return W.TagsInput(value=list(value or ()), allowed_tags=list(options), allow_duplicates=False,
-                           tooltip=label, layout=W.Layout(width="420px"))
-    return make
-
-
-def _scale(value):
-    lo, hi = SCALE_RANGE
-    return W.FloatLogSlider(value=value or 1.0, base=10, min=math.log10(lo), max=math.log10(hi), step=0.002,
-                            description="scale", readout=False, continuous_update=True, style=_STYLE,
-                            layout=W.Layout(width="300px"))
-
-
-def _toggle(options, label):
-    return lambda value: W.ToggleButtons(options=options, value=value, description=label, style=_STYLE)
-
-
-def specs(backends) -> dict:
-    """key -> (make the widget from the state's value, to_widget, from_widget): every control but the upload,
-    the resize toggle and the crop sliders."""
-    tuple_of = (lambda v: tuple(v or ()), tuple)
-    none_as = lambda word: (lambda v: word if v is None else v, lambda v: None if v == word else v)
-    return {
-        "image": (_dropdown(list(TEST_IMAGES), "image"), None, None),
-        "mode": (_dropdown(MODES, "mode"), None, None),
-        "modes": (_multi(MODES, "compare"), *tuple_of),
-        "reference": (_dropdown(MODES, "reference"), None, None),
-        "scale": (_scale, None, None),
-        "size": (lambda v: W.Text(value=size_text(v), placeholder="height × width, e.g. 64×48",
-                                  description="size", continuous_update=False, style=_STYLE,
-                                  layout=W.Layout(width="260px")), size_text, parse_size),
-        "align_corners": (_check("align_corners"), None, None),
-        "antialias": (_check("antialias"), None, None),
-        "library": (_dropdown(LIBRARIES, "convention"), None, None),
-        "libraries": (_multi(LIBRARIES, "libraries"), *tuple_of),
-        "same_options": (_toggle([("each library's defaults", False), ("same options for all", True)],
-                                 "options"), None, None),
-        "backend": (_dropdown(backends, "backend"), None, None),
-        "version": (lambda v: W.Dropdown(options=[LATEST], value=LATEST, description="version", style=_STYLE,
-                                         layout=W.Layout(width="220px")), *none_as(LATEST)),
-        "opset": (lambda v: W.Dropdown(options=[DEFAULT], value=DEFAULT, description="opset", style=_STYLE,
-                                       layout=W.Layout(width="180px")), *none_as(DEFAULT)),
-        "device": (lambda v: W.Dropdown(options=[DEFAULT], value=DEFAULT, description="device", style=_STYLE,
-                                        layout=W.Layout(width="220px")), *none_as(DEFAULT)),
-        "training": (_check("training"), None, None),
-        "upstream": (_dropdown(list(UPSTREAMS), "upstream gradient", "300px"), None, None),
-        "seed": (lambda v: W.BoundedIntText(value=v, min=0, max=2**31 - 1, description="seed", style=_STYLE,
-                                            layout=W.Layout(width="180px")), None, None),
-        "length": (lambda v: W.IntSlider(value=v, min=2, max=APP_MAX_LENGTH, description="samples",
-                                         continuous_update=True, style=_STYLE), None, None),
-        "sample": (lambda v: W.IntSlider(value=0, min=0, max=max(1, v or 1), description="output sample",
-                                         continuous_update=True, style=_STYLE), None, None),
-        "content": (_dropdown(list(CONTENTS), "content"), None, None),
-        "priorities": (_multi(list(PRIORITIES), "matters (for this content)", "400px"), *tuple_of),
-        "targets": (_tags(backends, "targets (where the model runs)"), *tuple_of),
-        "frameworks": (_tags(backends, "code for"), *tuple_of),
-    }
-
-
 def build_controls(state) -> dict:
     """One Control per settable key, plus ``upload`` (files), ``resize_by`` (scale | size), ``scale_text`` (an
     exact scale, typed) and ``crop_x`` / ``crop_y`` (the zoom box's centre)."""
     backends = tuple(state.backends) or ("torch",)
     controls = {}
-    for key, (make, to_widget, from_widget) in specs(backends).items():
+    for key, setting in all_settings().items():
+        if setting.widget is None:
+            continue
         value = state[key]
         if key == "backend" and value not in backends:
             value = backends[0]
-        widget = make(value)
+        widget = setting.widget(value, state)
         view = W.HBox([W.Label(widget.tooltip), widget]) if isinstance(widget, W.TagsInput) else None
-        controls[key] = Control(key, widget, to_widget, from_widget, view=view)
+        controls[key] = Control(key, widget, setting.to_widget, setting.from_widget, view=view)
     for axis, key, text in ((1, "crop_x", "zoom box x"), (0, "crop_y", "zoom box y")):
         slider = W.FloatSlider(value=crop_centre(axis)(state["crop"]), min=0.0, max=1.0, step=0.01,
                                description=text, continuous_update=True, style=_STYLE,

@@ -19,7 +19,6 @@ from __future__ import annotations
 import threading
 import time
 
-from .state import TABS
 from .tabs import Snapshot
 
 BUSY_S, IDLE_S, PROGRESS_S = 0.15, 0.3, 0.25
@@ -112,9 +111,10 @@ class Renderer:
 
     def _stale_hidden_tab(self, snap):
         visible = snap.state["tab"]
-        start = TABS.index(visible)
-        home = TABS[0]  # the tab a page opens on and people return to: first, then the nearest ones
-        for name in sorted(TABS, key=lambda t: (t != home, abs(TABS.index(t) - start), TABS.index(t))):
+        names = list(self.app.tabs)
+        start = names.index(visible)
+        home = names[0]  # the tab a page opens on and people return to: first, then the nearest ones
+        for name in sorted(names, key=lambda t: (t != home, abs(names.index(t) - start), names.index(t))):
             tab = self.app.tabs[name]
             key = tab.key(snap)
             if name != visible and key != tab.drawn_key and key not in tab.failed_keys:

@@ -1,5 +1,7 @@
-"""The six tabs: what state each depends on, its own controls, how it computes and draws, what it shows besides
-the figure.
+"""The six tabs, each one declaration: its name and title, the state it redraws on, its own controls and
+settings, how it computes and draws, what it shows besides the figure.  :func:`register_tab` places a tab in
+the app; the app's tab list, defaults, checks and controls are derived from the declarations
+(:mod:`explorer.ui.app.declared`).
 
 A tab redraws only when one of its keys changed since it last drew.  Drawing is split in two so that a worker
 thread can do the slow part: :meth:`Tab.prepare` (compute and render to HTML; touches no widget) and
@@ -11,11 +13,15 @@ from __future__ import annotations
 import html
 import time
 
-import ipywidgets as W
-
+from ...advisor.pick import CONTENTS, PRIORITIES
 from ...conventions.image_resize import MODES
+from ...conventions.mode_names import libraries as library_ids
 from ...engine.threads import blas_threads
+from ...limits import APP_MAX_LENGTH
+from ..defaults import DEFAULT_RECT, UPSTREAMS
 from ..views.html_figure import figure_parts, template_columns
+from . import settings as S
+from .declared import Setting, register_tab
 from .working_copy import working_copy
 
 RESIZE_KEYS = ("image", "scale", "size", "align_corners", "antialias")
@@ -51,12 +57,23 @@ class Payload:
 
 
 class Tab:
+    """One tab (subclass it and register it with :func:`register_tab`)."""
+
     name = ""
     title = ""
-    keys: tuple = ()
+    keys: tuple = ()      # the state it redraws on (a key changed since it last drew: it redraws)
     controls: tuple = ()  # this tab's own controls, shown above its figure
+    settings: tuple = ()  # the settings only this tab uses (:class:`~explorer.ui.app.declared.Setting`)
+
+    @classmethod
+    def option_targets(cls, state) -> tuple:
+        """(modes, libraries) the shared options align_corners and antialias act on in this tab (an option that
+        acts on none of them is greyed out with the reason)."""
+        return (state["mode"],), (state["library"],)
 
     def __init__(self, app):
+        import ipywidgets as W
+
         self.app = app
         self.figure = self.make_figure()
         self.figure.add_class("explorer-figure")
@@ -73,6 +90,8 @@ class Tab:
     # ------------------------------------------------------------------ to implement
     def make_figure(self):
         """The widget the figure is shown in: one HTML element."""
+        import ipywidgets as W
+
         return W.HTML(layout=W.Layout(width="100%"))
 
     def show_figure(self, markup):
@@ -108,6 +127,8 @@ class Tab:
 
     # ------------------------------------------------------------------ shared
     def widget(self, controls):
+        import ipywidgets as W
+
         own = W.HBox([controls[k].view for k in self.controls], layout=W.Layout(flex_flow="row wrap"))
         own.add_class("explorer-tab-controls")
         box = W.VBox([own, self.figure, self.caption] + self.extras, layout=W.Layout(width="100%"))
@@ -154,6 +175,8 @@ class PanelTab(Tab):
     unchanged part is not sent again)."""
 
     def make_figure(self):
+        import ipywidgets as W
+
         self.parts = (W.HTML(), W.HTML())
         for part in self.parts:
             part.add_class("xf-part")
@@ -181,14 +204,39 @@ class PanelTab(Tab):
         return (template_columns(fig), *figure_parts(fig)), fig.caption, fig
 
 
+def _seed_box(value, state):
+    import ipywidgets as W
+
+    return W.BoundedIntText(value=value, min=0, max=2**31 - 1, description="seed", style=S.STYLE,
+                            layout=W.Layout(width="180px"))
+
+
+def _sample_slider(value, state):
+    import ipywidgets as W
+
+    return W.IntSlider(value=0, min=0, max=max(1, value or 1), description="output sample", continuous_update=True,
+                       style=S.STYLE)
+
+
+def _priorities(state, value, changes):
+    return None if value is None else S.subset(tuple(PRIORITIES), "priorities", allow_empty=True)(state, value, changes)
+
+
+
 def _errors(items) -> list:
     return [f"{label}: {value}" for label, value in items if isinstance(value, Exception)]
 
 
+@register_tab
 class ModesTab(PanelTab):
     name, title = "modes", "Modes"
     keys = RESIZE_KEYS + ("modes", "reference", "library", "crop")
     controls = ("modes", "reference", "library", "crop_x", "crop_y")
+    settings = (Setting("reference", "lanczos", S.choice(MODES, "reference"), S.dropdown(MODES, "reference")),)
+
+    @classmethod
+    def option_targets(cls, state):
+        return (*state["modes"], state["reference"]), (state["library"],)
 
     def compute(self, snap):
         from ..compute.modes import compute_modes
@@ -210,10 +258,21 @@ class ModesTab(PanelTab):
         return _errors(items)
 
 
+@register_tab
 class GradientsTab(PanelTab):
     name, title = "gradients", "Gradients"
     keys = RESIZE_KEYS + ("modes", "library", "upstream", "seed", "rect", "crop")
     controls = ("modes", "library", "upstream", "seed", "crop_x", "crop_y")
+    settings = (
+        Setting("upstream", "ones", S.choice(tuple(UPSTREAMS), "upstream"),
+                S.dropdown(list(UPSTREAMS), "upstream gradient", "300px")),
+        Setting("seed", 0, S.int_range("seed", 0, 2**31 - 1), _seed_box),
+        Setting("rect", DEFAULT_RECT, S.fractions("rect")),
+    )
+
+    @classmethod
+    def option_targets(cls, state):
+        return tuple(state["modes"]), (state["library"],)
 
     def compute(self, snap):
         from ..compute.gradients import compute_gradients
@@ -232,39 +291,48 @@ class GradientsTab(PanelTab):
         return _errors(data.results.items())
 
 
+@register_tab
 class KernelsTab(Tab):
     name, title = "kernels", "Kernels"
     keys = ("scale", "size", "align_corners", "antialias", "mode", "modes", "library", "length", "sample",
             "image_width")
     controls = ("mode", "modes", "library", "length", "sample")
+    settings = (
+        Setting("length", 8, S.int_range("length", 2, APP_MAX_LENGTH), S.int_slider("samples", 2, APP_MAX_LENGTH)),
+        Setting("sample", None, S.int_range("sample", 0, 10 * APP_MAX_LENGTH, allow_none=True), _sample_slider),
+    )
+
+    @classmethod
+    def option_targets(cls, state):
+        return (state["mode"], *state["modes"]), (state["library"],)
     #: narrowest the figure is shown, in CSS pixels: its smallest text (9.5 pt of 864) stays >= 12 px
     MIN_WIDTH = 1100
 
     def __init__(self, app):
         super().__init__(app)
-        from ..views.anatomy import AnatomyView
+        from ..views.kernels import KernelsView
 
-        self.view = AnatomyView()
+        self.view = KernelsView()
 
     def compute(self, snap):
-        from ..compute.anatomy import compute_anatomy
+        from ..compute.kernels import compute_kernels
 
         s = snap.state
-        return compute_anatomy(s["mode"], s["modes"], n=s["length"], scale=s["scale"], size=s["size"],
+        return compute_kernels(s["mode"], s["modes"], n=s["length"], scale=s["scale"], size=s["size"],
                                align_corners=s["align_corners"], antialias=s["antialias"], library=s["library"],
                                sample=s["sample"], image_length=snap.image.shape[1])
 
     def draw(self, data, snap):
-        from ..views.anatomy import svg_markup
+        from ..views.kernels import svg_markup
 
         self.view.update(data)
         markup = f"<div class='xf-svg' style='min-width:{self.MIN_WIDTH}px'>{svg_markup(self.view.fig)}</div>"
         return markup, self.view.caption, self.view
 
     def export_figure(self, data, snap):
-        from ..views.anatomy import AnatomyView
+        from ..views.kernels import KernelsView
 
-        return AnatomyView().update(data).fig
+        return KernelsView().update(data).fig
 
     def show(self, data):
         self.app.sync_sample_slider(data.m, data.sample)
@@ -274,12 +342,26 @@ class KernelsTab(Tab):
         return out + [p for p in _errors(data.responses.items()) if not p.startswith(f"{data.mode}:")]
 
 
+@register_tab
 class LibrariesTab(PanelTab):
     name, title = "libraries", "Libraries"
     keys = RESIZE_KEYS + ("mode", "libraries", "same_options", "training", "crop")
     controls = ("mode", "libraries", "same_options", "training", "crop_x", "crop_y")
+    settings = (
+        Setting("libraries", ("torch", "tensorflow", "jax", "opencv", "pillow"), S.subset(library_ids, "libraries"),
+                S.multi(lambda state: library_ids(), "libraries"), to_widget=lambda v: tuple(v or ()),
+                from_widget=tuple),
+        Setting("same_options", False, S.flag("same_options"),
+                S.toggle([("each library's defaults", False), ("same options for all", True)], "options")),
+    )
+
+    @classmethod
+    def option_targets(cls, state):
+        return (state["mode"],), tuple(state["libraries"])
 
     def make_extras(self):
+        import ipywidgets as W
+
         self.calls = W.HTML(layout=W.Layout(width="100%"))
         self.calls.add_class("explorer-library-calls")
         self.table = W.HTML()
@@ -315,12 +397,25 @@ class LibrariesTab(PanelTab):
         return _errors(data.outputs.items())
 
 
+@register_tab
 class BackendsTab(Tab):
     name, title = "backends", "Backends"
     keys = RESIZE_KEYS + ("backend", "version", "opset", "device", "training", "mode")
     controls = ("mode", "backend", "version", "opset", "device", "training")
+    settings = (
+        Setting("backend", "torch", S.backend_check, S.dropdown(S.backend_ids, "backend")),
+        Setting("version", None, S.version_check, S.dropdown([S.LATEST], "version"), *S.none_as(S.LATEST)),
+        Setting("opset", None, S.opset_check, S.dropdown([S.DEFAULT], "opset", "180px"), *S.none_as(S.DEFAULT)),
+        Setting("device", None, S.device_check, S.dropdown([S.DEFAULT], "device"), *S.none_as(S.DEFAULT)),
+    )
+
+    @classmethod
+    def option_targets(cls, state):
+        return (state["mode"],), ("torch",)
 
     def make_extras(self):
+        import ipywidgets as W
+
         self.findings = W.HTML(layout=W.Layout(width="100%"))
         self.findings.add_class("explorer-findings")
         self.code = W.Textarea(layout=W.Layout(width="100%", height="160px"), description="fix code",
@@ -372,13 +467,29 @@ class BackendsTab(Tab):
         return [f"fixes could not be measured: {data.error}"] if data.error is not None else []
 
 
+@register_tab
 class PickTab(Tab):
     name, title = "pick", "Pick a mode"
     keys = ("image", "scale", "size", "align_corners", "targets", "training", "content", "priorities",
             "frameworks", "backend", "version", "device")
     controls = ("content", "priorities", "training", "targets", "frameworks")
+    settings = (
+        Setting("content", "photo", S.choice(tuple(CONTENTS), "content"), S.dropdown(list(CONTENTS), "content")),
+        Setting("priorities", None, _priorities, S.multi(list(PRIORITIES), "matters (for this content)", "400px"),
+                to_widget=lambda v: tuple(v or ()), from_widget=tuple),
+        Setting("targets", ("torch",), S.backend_list("targets"), S.tags(S.backend_ids, "targets (where the model runs)"),
+                to_widget=lambda v: tuple(v or ()), from_widget=tuple),
+        Setting("frameworks", ("torch", "tensorflow", "jax"), S.backend_list("frameworks"),
+                S.tags(S.backend_ids, "code for"), to_widget=lambda v: tuple(v or ()), from_widget=tuple),
+    )
+
+    @classmethod
+    def option_targets(cls, state):
+        return (), (state["library"],)
 
     def make_extras(self):
+        import ipywidgets as W
+
         self.why = W.HTML(layout=W.Layout(width="100%"))
         self.why.add_class("explorer-pick-why")
         self.table = W.HTML()
@@ -436,7 +547,6 @@ class PickTab(Tab):
         return [] if data.winner is not None else [data.why]
 
 
-TAB_CLASSES = (ModesTab, GradientsTab, KernelsTab, LibrariesTab, BackendsTab, PickTab)
 
 
 def fix_code(data) -> str:

@@ -18,12 +18,12 @@ Available as ``explorer.ui.views`` and ``explorer.plots``.
 True
 """
 
-from ..compute.anatomy import compute_anatomy, kernel_response
+from ..compute.kernels import compute_kernels, kernel_response
 from ..compute.backends import compute_backends
 from ..compute.gradients import compute_gradients, upstream_gradient
 from ..compute.libraries import compute_libraries
 from ..compute.modes import compute_modes
-from .anatomy import AnatomyView, anatomy_figure
+from .kernels import KernelsView, kernels_figure
 from .backends import BackendsView, backends_figure, backends_html
 from .gradients import gradients_figure, gradients_panels
 from .libraries import libraries_figure, libraries_panels
@@ -31,13 +31,13 @@ from .modes import modes_figure, modes_panels
 from .pick import PickView, pick_figure, pick_html
 
 __all__ = [
-    "AnatomyView",
+    "KernelsView",
     "BackendsView",
     "PickView",
-    "anatomy_figure",
+    "kernels_figure",
     "backends_figure",
     "backends_html",
-    "compute_anatomy",
+    "compute_kernels",
     "compute_backends",
     "compute_gradients",
     "compute_libraries",

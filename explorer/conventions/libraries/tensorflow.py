@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.spec import Spec
-from ..errors import ArgumentValueError
-from .library_resize import promote_to_float32
-from .registry import Library, Option, register
+from ...engine.spec import Spec
+from ...errors import ArgumentValueError
+from ..library_resize import promote_to_float32
+from ..declarations import Backend, Runtime, same_mode
+from ..registry import Api, Library, Option, register
 
 _RENORMALISE = dict(exclude_outside=True)
+_TF1_METHODS = {"bilinear": "BILINEAR", "nearest": "NEAREST_NEIGHBOR", "bicubic": "BICUBIC", "area": "AREA"}
 
 # v2 method -> (Spec fields without antialias, Spec fields with antialias)
 _V2 = {
@@ -60,6 +62,29 @@ def _v1_fields(mode, align_corners, half_pixel_centers):
 class TensorFlow(Library):
     id = "tensorflow"
     title = "TensorFlow tf.image.resize"
+    aliases = ("tf", "tf2", "keras")
+    order = 10
+    mode_names = {"nearest": "nearest-exact", "bilinear": "linear", "bicubic": "cubic", "area": "area",
+                  "lanczos3": "lanczos3", "lanczos5": "lanczos5", "mitchellcubic": "mitchellcubic",
+                  "gaussian": "gaussian"}
+
+    # ported from PyTorch (explorer.conventions.native_call)
+    toggle_options = {"align_corners": {True: {"version": 1, "align_corners": True}, False: {}},
+                      "antialias": {True: {"antialias": True}, False: {"antialias": False}}}
+    toggle_notes = {("align_corners", True): "TensorFlow 2's tf.image.resize has no align_corners: "
+                                             "tf.compat.v1.image.resize(align_corners=True) is used (version=1)"}
+    shown = {"antialias": ("linear", "cubic", "lanczos3")}
+    exclusive = {"antialias": ("version", 1)}
+
+    # the library's API, as the linter reads calls of it
+    apis = (
+        Api("tensorflow.image.resize", ("images", "size", "method", "preserve_aspect_ratio", "antialias"),
+            mode_param="method", defaults={"mode": "bilinear", "align_corners": None, "antialias": False}, rank=2,
+            aliases=("tensorflow.compat.v2.image.resize",)),
+    )
+    constants = {"tensorflow.image.ResizeMethod": ("tensorflow", {
+        "NEAREST_NEIGHBOR": "nearest", "BILINEAR": "bilinear", "BICUBIC": "bicubic", "AREA": "area",
+        "LANCZOS3": "lanczos3", "LANCZOS5": "lanczos5", "MITCHELLCUBIC": "mitchellcubic", "GAUSSIAN": "gaussian"})}
     options = (
         Option("antialias", False, (False, True)),
         Option("version", 2, (1, 2), "1 selects tf.compat.v1.image.resize_* (legacy coordinates)"),
@@ -68,8 +93,17 @@ class TensorFlow(Library):
     )
     unsupported = {"preserve_aspect_ratio": "pass the output size you want",
                    "method": "give the method as the mode"}
-    aliases = {"nearestneighbor": "nearest", "resizemethodnearestneighbor": "nearest"}
+    mode_aliases = {"nearestneighbor": "nearest", "resizemethodnearestneighbor": "nearest"}
     gradient_modes = ("bilinear", "nearest", "bicubic", "lanczos3", "lanczos5", "gaussian", "mitchellcubic")
+
+
+    def code(self, mode, options, h, w):
+        if options.get("version") == 1:
+            rest = "".join(f", {k}={v!r}" for k, v in options.items() if k != "version")
+            return "python", (f"y = tf.compat.v1.image.resize(x_nhwc, ({h}, {w}), "
+                              f"method=tf.compat.v1.image.ResizeMethod.{_TF1_METHODS[mode]}{rest})")
+        opts = "".join(f", {k}={v!r}" for k, v in options.items())
+        return "python", f'y = tf.image.resize(x_nhwc, ({h}, {w}), method="{mode}"{opts})'
 
     def resize_integer(self, call, x, plans, specs):
         """Integer images are computed and returned in float32."""
@@ -131,3 +165,21 @@ class TensorFlow(Library):
 
 
 LIBRARY = register(TensorFlow())
+
+
+# ------------------------------------------------------------------------------------------------ the runtime
+def _antialias(q) -> dict:
+    return {"antialias": q.antialias}
+
+
+def _writes(q, h, w, size, scale_factor):
+    aa = ", antialias=True" if q.antialias else ""
+    return "python", f'y = tf.image.resize(x_nhwc, ({h}, {w}), method="{q.mode}"{aa})'
+
+
+RUNTIME = register(Runtime(
+    id="tensorflow", title="TensorFlow", order=20,
+    backends=(Backend("tensorflow", "tf.image.resize (TensorFlow 2)", ("cpu", "gpu"), "python", aliases=("tf", "tf2"),
+                      spelling="tensorflow", computes=same_mode("tensorflow", _antialias), writes=_writes),),
+    words=("tensorflow", "tf", "tf2xla", "xla_cpu_jit", "xla_gpu_jit", "tflite"),
+    version_markers=("tensorflow==", "tensorflow version: ", "tensorflow-cpu==")))

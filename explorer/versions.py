@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .. import validate
-from ..errors import ArgumentTypeError, ArgumentValueError, brief
+from . import validate
+from .errors import ArgumentTypeError, ArgumentValueError, brief
 
 _VERSION = re.compile(r"^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:\.\d+)*(?:[-.]?(pre|rc|alpha|beta|a|b|dev)\.?(\d+)?)?"
                       r"(?:\+[\w.]+)?$", re.IGNORECASE)

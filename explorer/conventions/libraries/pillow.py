@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine import fixed_point
-from ..engine.spec import Spec
-from ..errors import ArgumentTypeError, ArgumentValueError
-from .registry import Call, Library, Option, register
+from ...engine import fixed_point
+from ...engine.spec import Spec
+from ...errors import ArgumentTypeError, ArgumentValueError
+from ..declarations import Backend, Runtime, same_mode
+from ..registry import Api, Closest, Library, Option, Request, register
 
 _FILTER = dict(exclude_outside=True, antialias=True)
 _MODES = {
@@ -55,13 +56,13 @@ _INFERRED = {1: "L", 2: "LA", 3: "RGB", 4: "RGBA"}
 _PREMULTIPLIED = ("RGBA", "LA")
 
 
-def bands(call: Call) -> int | None:
+def bands(call: Request) -> int | None:
     """The length of the band axis (the axis right after the last resized one), or None when there is none."""
     axis = max(call.axes) + 1
     return call.shape[axis] if axis == len(call.shape) - 1 else None
 
 
-def image_mode(call: Call) -> str:
+def image_mode(call: Request) -> str:
     """The Pillow mode the array stands for (Note [image modes])."""
     given = call.options.get("image_mode")
     count = bands(call)
@@ -97,15 +98,46 @@ def unpremultiply(x: np.ndarray) -> np.ndarray:
 class Pillow(Library):
     id = "pillow"
     title = "Pillow Image.resize"
+    aliases = ("pil",)
+    order = 50
+    mode_names = {"NEAREST": "nearest-exact", "BOX": "box", "BILINEAR": "linear", "HAMMING": "hamming",
+                  "BICUBIC": "cubic", "LANCZOS": "lanczos3"}
+
+    # ported from PyTorch (explorer.conventions.native_call)
+    closest = {"area": Closest(
+        "BOX", {},
+        "Pillow has no area mode: BOX, a box filter widened by the downscale factor, is the closest it has")}
+    toggle_notes = {("align_corners", True): "Pillow's Image.resize has no align_corners; left out",
+                    ("antialias", False): "Pillow's filters always antialias when shrinking (it has no antialias "
+                                          "option)"}
+
+    # the library's API, as the linter reads calls of it
+    apis = (
+        Api("PIL.Image.Image.resize", ("size", "resample", "box", "reducing_gap"), mode_param="resample",
+            defaults={"mode": "BICUBIC", "align_corners": None, "antialias": False}, runs="host", codes="pillow",
+            rank=2),
+        Api("PIL.Image.Image.thumbnail", ("size", "resample", "reducing_gap"), mode_param="resample",
+            defaults={"mode": "BICUBIC", "align_corners": None, "antialias": False}, runs="host", codes="pillow",
+            rank=2),
+    )
+    constants = {ns: ("pillow", {"NEAREST": "NEAREST", "BOX": "BOX", "BILINEAR": "BILINEAR", "LINEAR": "BILINEAR",
+                                 "HAMMING": "HAMMING", "BICUBIC": "BICUBIC", "CUBIC": "BICUBIC", "LANCZOS": "LANCZOS",
+                                 "ANTIALIAS": "LANCZOS"})
+                 for ns in ("PIL.Image", "PIL.Image.Resampling")}
+    codes = {0: "NEAREST", 1: "LANCZOS", 2: "BILINEAR", 3: "BICUBIC", 4: "BOX", 5: "HAMMING"}
     options = (Option("image_mode", None, (None, *IMAGE_MODES),
                       "the Pillow image the array stands for; None: as Image.fromarray infers it"),)
     unsupported = {"reducing_gap": "Image.reduce before resampling is not modelled (use the default None)",
                    "box": "a source region is not modelled; crop the array first",
                    "resample": "give the filter as the mode"}
-    aliases = {"antialias": "LANCZOS", "cubic": "BICUBIC", "linear": "BILINEAR"}
+    mode_aliases = {"antialias": "LANCZOS", "cubic": "BICUBIC", "linear": "BILINEAR"}
     gradient_modes = ()
     no_gradient = ("Pillow has no gradient for Image.resize; explorer.library_resize_transpose gives the "
                    "transpose W^T g of its forward")
+
+
+    def code(self, mode, options, h, w):
+        return "python", f"y = img.resize(({w}, {h}), resample=Image.Resampling.{mode})  # size is (width, height)"
 
     def spec(self, mode, options):
         return Spec(**_MODES[mode])
@@ -140,3 +172,15 @@ class Pillow(Library):
 
 
 LIBRARY = register(Pillow())
+
+
+# ------------------------------------------------------------------------------------------------ the runtime
+def _writes(q, h, w, size, scale_factor):
+    return "python", f"y = img.resize(({w}, {h}), resample=Image.Resampling.{q.mode})"
+
+
+RUNTIME = register(Runtime(
+    id="pillow", title="Pillow", order=60,
+    backends=(Backend("pillow", "PIL.Image.resize", ("cpu",), "python", aliases=("pil",), spelling="pillow",
+                      computes=same_mode("pillow"), writes=_writes),),
+    words=("pil", "pillow", "resampling"), version_markers=("pillow==",)))

@@ -9,8 +9,8 @@ import matplotlib
 matplotlib.use("Agg")
 
 import explorer  # noqa: E402
-from explorer.ui.compute.anatomy import compute_anatomy, kernel_response  # noqa: E402
-from explorer.ui.views.anatomy import AnatomyView, anatomy_figure  # noqa: E402
+from explorer.ui.compute.kernels import compute_kernels, kernel_response  # noqa: E402
+from explorer.ui.views.kernels import KernelsView, kernels_figure  # noqa: E402
 
 
 @pytest.mark.parametrize("mode,align_corners,antialias",
@@ -19,7 +19,7 @@ from explorer.ui.views.anatomy import AnatomyView, anatomy_figure  # noqa: E402
 @pytest.mark.parametrize("scale", [0.4, 1.75])
 def test_weights_and_coordinates_are_the_engines(mode, align_corners, antialias, scale):
     n = 10
-    data = compute_anatomy(mode, [mode], n=n, scale=scale, align_corners=align_corners, antialias=antialias)
+    data = compute_kernels(mode, [mode], n=n, scale=scale, align_corners=align_corners, antialias=antialias)
     m = int(n * scale)
     ac = align_corners if mode in ("bilinear", "bicubic") else False
     aa = antialias or mode == "lanczos"
@@ -31,7 +31,7 @@ def test_weights_and_coordinates_are_the_engines(mode, align_corners, antialias,
     if mode in ("nearest", "area"):
         y = explorer.interpolate(x[0], scale_factor=scale, mode=mode)  # (1, n, m) 1-D resize of each row
         np.testing.assert_allclose(y[0].T, data.weights, atol=1e-6)
-    view = AnatomyView().update(data)
+    view = KernelsView().update(data)
     np.testing.assert_array_equal(view.images["weights"].get_array(), data.weights)
     np.testing.assert_array_equal(view.images["transpose"].get_array(), data.weights.T)
     row = data.weights[data.sample]
@@ -40,20 +40,20 @@ def test_weights_and_coordinates_are_the_engines(mode, align_corners, antialias,
 
 
 def test_source_coordinates_are_the_transform_of_the_spec():
-    data = compute_anatomy("bilinear", [], n=8, scale=0.5)
+    data = compute_kernels("bilinear", [], n=8, scale=0.5)
     x, _ = explorer.source_coordinates(8, 4, "half_pixel", "float64", 0.5)
     np.testing.assert_allclose(data.coordinates, x)
-    ac = compute_anatomy("bilinear", [], n=8, scale=0.5, align_corners=True)
+    ac = compute_kernels("bilinear", [], n=8, scale=0.5, align_corners=True)
     np.testing.assert_allclose(ac.coordinates, [0, 7 / 3, 14 / 3, 7])
 
 
 def test_the_chosen_sample_and_its_kernel_curve():
-    data = compute_anatomy("bicubic", [], n=9, scale=1.5, sample=4)
+    data = compute_kernels("bicubic", [], n=9, scale=1.5, sample=4)
     assert data.sample == 4
     t, k = data.curve
     x = data.coordinates[4]
     assert t.min() == pytest.approx(x - 2) and t.max() == pytest.approx(x + 2)
-    assert compute_anatomy("bicubic", [], n=9, scale=1.5, sample=99).sample == 12  # clipped to m - 1
+    assert compute_kernels("bicubic", [], n=9, scale=1.5, sample=99).sample == 12  # clipped to m - 1
 
 
 def test_frequency_responses_and_the_antialias_stretch():
@@ -62,34 +62,34 @@ def test_frequency_responses_and_the_antialias_stretch():
     np.testing.assert_allclose(linear, np.sinc(nu) ** 2, atol=1e-5)  # the triangle is a box * box
     aa = kernel_response(explorer.Spec("linear", antialias=True), 4.0, nu)
     np.testing.assert_allclose(aa, np.sinc(4 * nu) ** 2, atol=1e-5)  # stretched by the step
-    data = compute_anatomy("bilinear", ["nearest", "bilinear"], n=16, scale=0.25, antialias=True)
+    data = compute_kernels("bilinear", ["nearest", "bilinear"], n=16, scale=0.25, antialias=True)
     assert data.output_nyquist == pytest.approx(0.125)
-    view = AnatomyView().update(data)
+    view = KernelsView().update(data)
     assert view.lines["nyquist"].get_xdata()[0] == pytest.approx(0.125)
     np.testing.assert_allclose(view.lines["response:nearest"].get_ydata(), np.sinc(data.frequencies))
     assert view.lines["response:bilinear"].get_linewidth() > view.lines["response:nearest"].get_linewidth()
 
 
 def test_relabelling_reuses_the_figure():
-    view = AnatomyView().update(compute_anatomy("bilinear", ["nearest", "bilinear"], n=8, scale=0.5))
+    view = KernelsView().update(compute_kernels("bilinear", ["nearest", "bilinear"], n=8, scale=0.5))
     axes = list(view.fig.axes)
-    view.update(compute_anatomy("area", ["area", "bicubic", "lanczos"], n=12, scale=0.7))
+    view.update(compute_kernels("area", ["area", "bicubic", "lanczos"], n=12, scale=0.7))
     assert view.fig.axes == axes
     assert set(k for k in view.lines if k.startswith("response:")) == {"response:area", "response:bicubic",
                                                                        "response:lanczos"}
 
 
 def test_an_error_is_shown_not_raised():
-    data = compute_anatomy("bilinear", ["bilinear"], n=4, size=(3, 0))
+    data = compute_kernels("bilinear", ["bilinear"], n=4, size=(3, 0))
     assert isinstance(data.error, ValueError)
-    view = AnatomyView().update(data)
+    view = KernelsView().update(data)
     assert "size=(3, 0) is not valid" in view.error.get_text().replace("\n", " ")
-    view.update(compute_anatomy("bilinear", ["bilinear"], n=4, scale=0.5))
+    view.update(compute_kernels("bilinear", ["bilinear"], n=4, scale=0.5))
     assert view.error.get_text() == ""
-    assert anatomy_figure("bicubic", ["bicubic"], n=6, scale=2.0).axes
+    assert kernels_figure("bicubic", ["bicubic"], n=6, scale=2.0).axes
 
 
 def test_an_axis_too_short_for_one_output_is_lengthened():
-    data = compute_anatomy("bilinear", ["bilinear"], n=4, scale=0.1)  # floor(4 * 0.1) = 0 outputs
+    data = compute_kernels("bilinear", ["bilinear"], n=4, scale=0.1)  # floor(4 * 0.1) = 0 outputs
     assert (data.n, data.m) == (10, 1) and data.error is None
     assert "4 samples give no output at scale 0.1; the axis has 10" in data.notes

@@ -1,11 +1,19 @@
-"""A user's resize configuration, validated once: backend, mode, version, device and options.
+"""The question the advisor answers, validated once where it enters: one frozen :class:`Question`.
 
->>> s = Setup.of(mode="nearest_exact", backend="burn-libtorch")
->>> s.backend.id, s.mode, s.version
+Every entry point (:func:`explorer.check`, :func:`explorer.suggest_fixes`, :func:`explorer.scan`, ``lint``, the
+app's Backends tab and the command line) takes the same fields, declared once in :data:`FIELDS`, and builds a
+Question with :meth:`Question.of`; what the knowledge base answers depends on nothing else.
+
+>>> q = Question.of(mode="nearest_exact", backend="burn-libtorch")
+>>> q.backend.id, q.mode, q.version
 ('burn-tch', 'NearestExact', '0.22.0-pre.2')
->>> t = Setup.of(mode="bilinear", backend="torch", version="2.5.1", export="onnx")
+>>> t = Question.of(mode="bilinear", backend="torch", version="2.5.1", export="onnx")
 >>> t.version, t.exporter, t.opset
 ('2.5.1', 'torchscript', 17)
+>>> Question.of(mode="bilinear", backend="torch", trainig=False)
+Traceback (most recent call last):
+...
+explorer.errors.ArgumentTypeError: question field='trainig' is not valid; choose one of: 'align_corners', ... (did you mean 'training'?)
 """
 
 from __future__ import annotations
@@ -16,8 +24,8 @@ import numpy as np
 
 from .. import validate
 from ..errors import ArgumentTypeError, ArgumentValueError, choice_error
+from ..versions import parse_version
 from .knowledge import Backend, load
-from .versions import parse_version
 
 DTYPES = ("float32", "float64", "float16", "bfloat16", "uint8", "int8", "int16", "int32", "int64", "uint16",
           "complex64", "complex128")
@@ -25,6 +33,25 @@ _DTYPE_ALIASES = {"float": "float32", "double": "float64", "half": "float16", "b
                   "f32": "float32", "f64": "float64", "f16": "float16", "byte": "uint8", "int": "int32",
                   "long": "int64"}
 EXPORTS = ("onnx", "onnx-dynamo", "onnx-torchscript", "coreml", "tflite")
+
+#: The fields of a question, as a user gives them, with their defaults: every entry point takes these names.
+FIELDS = {
+    "training": True,          # the model trains through the resize (its backward runs)
+    "version": None,           # the backend's release (default: the newest checked)
+    "device": None,            # cpu, cuda, mps, ... (default: not said; device-only findings become warnings)
+    "align_corners": None,     # True, False or None (not given)
+    "antialias": False,
+    "spatial_dims": 2,         # 1, 2 or 3 spatial axes (4 for 3-D volumes with time)
+    "dtype": "float32",
+    "deterministic": False,    # torch.use_deterministic_algorithms(True)
+    "export": None,            # onnx, onnx-dynamo, onnx-torchscript, coreml, tflite
+    "opset": None,             # the ONNX opset exported to or run at
+    "scale_factor": None,      # given as a scale factor (a number or True) rather than a size
+    "input_size": None,        # spatial sizes in and out: they settle the findings that depend on the ratio
+    "output_size": None,
+    "reference": "torch",      # the library or backend whose numbers the user expects (None: none)
+    "converter_version": None,  # onnxscript (dynamo export) or coremltools (Core ML) release
+}
 
 
 def normalise_dtype(dtype) -> str:
@@ -42,8 +69,34 @@ def normalise_dtype(dtype) -> str:
 
 
 @dataclass(frozen=True)
-class Setup:
-    """Everything :func:`~explorer.advisor.check` needs to know about one resize call."""
+class Target:
+    """Where a resize runs, validated: a backend, the release answered for (the one asked for, else the newest
+    checked) and the device.  The part of a question that does not depend on the call (what a scan of a whole
+    model fixes before it reads a node).
+
+    >>> Target.of("burn-libtorch", device="cuda").version
+    '0.22.0-pre.2'
+    """
+
+    backend: Backend
+    version: str
+    requested_version: str | None
+    device: str | None
+
+    @classmethod
+    def of(cls, backend, version=None, device=None) -> "Target":
+        kb = load()
+        if backend is None:
+            raise choice_error("backend", None, sorted(kb.backends), kind=ArgumentTypeError)
+        b = kb.backend(backend)
+        version = _release(version, "version")
+        resolved = version if version is not None else kb.runtimes[b.runtime].newest
+        return cls(b, resolved, version, _device(device, b))
+
+
+@dataclass(frozen=True)
+class Question:
+    """Everything the advisor needs to know about one resize call (see :data:`FIELDS`)."""
 
     backend: Backend
     mode: str                         # the backend's native name
@@ -63,52 +116,68 @@ class Setup:
     reference: str | None = "torch"
     converter_version: str | None = None   # onnxscript (dynamo export) or coremltools (Core ML) release
     export_defaulted: bool = False         # exporter and opset taken from the release's torch.onnx.export defaults
+    sizes: tuple | None = None             # ((input spatial sizes), (output spatial sizes)), when given
 
     @classmethod
-    def of(cls, mode, backend, training=True, version=None, device=None, align_corners=None, antialias=False,
-           spatial_dims=2, dtype="float32", deterministic=False, export=None, opset=None, scale_factor=None,
-           reference="torch", converter_version=None) -> "Setup":
+    def of(cls, mode=None, backend=None, **given) -> "Question":
+        """A validated question from :data:`FIELDS` (unknown names raise listing the valid ones)."""
+        for name in given:
+            if name not in FIELDS:
+                raise choice_error("question field", name, sorted(FIELDS), kind=ArgumentTypeError)
+        f = {**FIELDS, **given}
         kb = load()
-        b = kb.backend(backend)
+        target = Target.of(backend, f["version"], None)
+        b = target.backend
         if not isinstance(mode, str) or not mode.strip():
             raise ArgumentValueError(f"mode must be a non-empty mode name such as 'nearest-exact', got {mode!r}")
         native = b.native_mode(mode)
-        training = validate.strict_bool(training, "training")
-        deterministic = validate.strict_bool(deterministic, "deterministic")
-        if version is not None:
-            version = validate.version_text(str(version) if validate.is_number(version) else version)
-            parse_version(version)
-        if converter_version is not None:
-            converter_version = validate.version_text(converter_version, "converter_version")
-            parse_version(converter_version)
-        device = _device(device, b)
+        training = validate.strict_bool(f["training"], "training")
+        deterministic = validate.strict_bool(f["deterministic"], "deterministic")
+        version, resolved = target.requested_version, target.version
+        converter_version = _release(f["converter_version"], "converter_version")
+        device = _device(f["device"], b)
+        align_corners = f["align_corners"]
         if align_corners not in (None, True, False):
             raise ArgumentTypeError(f"align_corners must be True, False or None, got {align_corners!r}")
+        antialias = f["antialias"]
         if not isinstance(antialias, (bool, np.bool_)):
             raise ArgumentTypeError(f"antialias must be True or False, got {antialias!r}")
+        spatial_dims = f["spatial_dims"]
         if (isinstance(spatial_dims, bool) or not isinstance(spatial_dims, (int, np.integer))
                 or not 1 <= spatial_dims <= 4):
             raise ArgumentValueError(f"spatial_dims={spatial_dims!r} is not valid; choose 1, 2, 3 or 4")
+        export = f["export"]
         if export is not None:
             if not isinstance(export, str) or export.strip().lower() not in EXPORTS:
                 raise choice_error("export", export, EXPORTS)
             export = export.strip().lower()
+        opset = f["opset"]
         if opset is not None:
             opset = validate.opset(opset)
-        scale_factor = validate.scale_factor_given(scale_factor, spatial_dims=int(spatial_dims))
-        if reference is not None:
-            reference = _reference_id(reference)
-        resolved = version if version is not None else kb.libraries[b.library].newest
-        export, opset, defaulted = _export_defaults(kb.libraries[b.library], resolved, export, opset)
+        scale_factor = validate.scale_factor_given(f["scale_factor"], spatial_dims=int(spatial_dims))
+        reference = None if f["reference"] is None else _reference_id(f["reference"])
+        export, opset, defaulted = _export_defaults(kb.runtimes[b.runtime], resolved, export, opset)
         return cls(backend=b, mode=native, spelling=mode, version=resolved, requested_version=version,
-                   device=device, training=bool(training), align_corners=align_corners, antialias=bool(antialias),
-                   spatial_dims=int(spatial_dims), dtype=normalise_dtype(dtype), deterministic=bool(deterministic),
-                   export=export, opset=None if opset is None else int(opset), scale_factor=bool(scale_factor),
-                   reference=reference, converter_version=converter_version, export_defaulted=defaulted)
+                   device=device, training=training, align_corners=align_corners,
+                   antialias=bool(antialias), spatial_dims=int(spatial_dims), dtype=normalise_dtype(f["dtype"]),
+                   deterministic=deterministic, export=export, opset=None if opset is None else int(opset),
+                   scale_factor=bool(scale_factor),
+                   reference=reference, converter_version=converter_version, export_defaulted=defaulted,
+                   sizes=_sizes(f["input_size"], f["output_size"]))
+
+    def with_sizes(self, spatial, out) -> "Question":
+        """The same question for these input and output spatial sizes."""
+        return replace(self, sizes=_sizes(spatial, out))
+
+    @property
+    def runtime(self) -> str:
+        """The runtime the backend belongs to (the knowledge base's data file)."""
+        return self.backend.runtime
 
     @property
     def library(self) -> str:
-        return self.backend.library
+        """The runtime id (see :attr:`runtime`)."""
+        return self.backend.runtime
 
     @property
     def family(self) -> str:
@@ -122,9 +191,9 @@ class Setup:
     @property
     def in_scope(self) -> bool:
         """Whether the release answered for is one the knowledge base checked."""
-        return load().libraries[self.library].in_scope(self.version)
+        return load().runtimes[self.runtime].in_scope(self.version)
 
-    def changed(self, **changes) -> "Setup":
+    def changed(self, **changes) -> "Question":
         """A copy with a fix's changes applied (mode in any spelling, backend id, version...)."""
         kb = load()
         fields = {}
@@ -132,8 +201,8 @@ class Setup:
         if "backend" in changes:
             backend = kb.backend(changes["backend"])
             fields["backend"] = backend
-            if backend.library != self.backend.library:
-                fields["version"] = kb.libraries[backend.library].newest
+            if backend.runtime != self.backend.runtime:
+                fields["version"] = kb.runtimes[backend.runtime].newest
                 fields["requested_version"] = None
                 fields["converter_version"] = None
             if self.device is not None and self.device not in backend.devices:
@@ -192,9 +261,29 @@ def _reference_id(reference: str) -> str:
     if not isinstance(reference, str):
         raise ArgumentTypeError(f"reference must be a library or backend id such as 'torch', got {reference!r}")
     key = reference.strip().lower()
-    if key in kb.libraries or key == "*":
+    if key in kb.runtimes or key == "*":
         return key
     try:
         return kb.backend(key).id
     except ValueError:
-        raise choice_error("reference", reference, sorted(set(kb.libraries) | set(kb.backends))) from None
+        raise choice_error("reference", reference, sorted(set(kb.runtimes) | set(kb.backends))) from None
+
+
+def _release(value, name: str) -> str | None:
+    if value is None:
+        return None
+    value = validate.version_text(str(value) if validate.is_number(value) else value, name)
+    parse_version(value)
+    return value
+
+
+def _sizes(input_size, output_size):
+    """((input spatial sizes), (output spatial sizes)), or None when neither is given."""
+    if input_size is None and output_size is None:
+        return None
+    if input_size is None or output_size is None:
+        raise ArgumentValueError("give both input_size and output_size (spatial sizes), or neither")
+    sizes = (validate.lengths(input_size, "input_size"), validate.lengths(output_size, "output_size", minimum=0))
+    if len(sizes[0]) != len(sizes[1]):
+        raise ArgumentValueError(f"input_size {sizes[0]} and output_size {sizes[1]} have different lengths")
+    return sizes

@@ -15,9 +15,10 @@ Spec(kernel='cubic', cubic_coeff_a=-0.5, exclude_outside=True, index_arithmetic=
 
 from __future__ import annotations
 
-from ..engine.spec import Spec
-from .library_resize import promote_to_float32
-from .registry import Library, Option, register
+from ...engine.spec import Spec
+from ..library_resize import promote_to_float32
+from ..declarations import Backend, Runtime, same_mode
+from ..registry import Api, Library, Option, register
 
 _RENORMALISE = dict(exclude_outside=True)
 _MODES = {
@@ -35,13 +36,37 @@ _MODES = {
 class Jax(Library):
     id = "jax"
     title = "JAX jax.image.resize"
+    order = 20
+    mode_names = {"nearest": "nearest-exact", "linear": "linear", "cubic": "cubic", "cubic-pytorch": "cubic",
+                  "lanczos3": "lanczos3", "lanczos5": "lanczos5", "area": "area"}
+
+    # ported from PyTorch (explorer.conventions.native_call)
+    toggle_options = {"antialias": {True: {"antialias": True}, False: {"antialias": False}}}
+    toggle_notes = {("align_corners", True): "jax.image.resize has no align_corners (jax.image.scale_and_translate "
+                                             "can emulate it); left out"}
+    shown = {"antialias": ("linear", "cubic", "lanczos3")}
+
+    # the library's API, as the linter reads calls of it
+    apis = (
+        Api("jax.image.resize", ("image", "shape", "method", "antialias", "precision"), mode_param="method",
+            defaults={"mode": None, "align_corners": None, "antialias": "downscale"},
+            antialias_modes=("linear", "cubic", "lanczos3", "lanczos5")),
+    )
+    constants = {"jax.image.ResizeMethod": ("jax", {"NEAREST": "nearest", "LINEAR": "linear", "CUBIC": "cubic",
+                                                    "LANCZOS3": "lanczos3", "LANCZOS5": "lanczos5"})}
     options = (Option("antialias", True, (False, True)),
                Option("x64", False, (False, True), "jax_enable_x64: weights in float64 instead of float32"))
     unsupported = {"precision": "the explorer contracts in the input's own precision",
                    "method": "give the method as the mode"}
-    aliases = {"bilinear": "linear", "trilinear": "linear", "triangle": "linear", "bicubic": "cubic",
+    mode_aliases = {"bilinear": "linear", "trilinear": "linear", "triangle": "linear", "bicubic": "cubic",
                "tricubic": "cubic", "bicubicpytorch": "cubic-pytorch"}
     gradient_modes = None  # pure jnp: every method is differentiable
+
+
+    def code(self, mode, options, h, w):
+        opts = "".join(f", {k}={v!r}" for k, v in options.items())
+        return "python", (f'y = jax.image.resize(x_nhwc, (n, {h}, {w}, c), method="{mode}"{opts})'
+                          "  # the shape covers every axis")
 
     def resize_integer(self, call, x, plans, specs):
         """Integer images are computed and returned in float32."""
@@ -69,3 +94,19 @@ class Jax(Library):
 
 
 LIBRARY = register(Jax())
+
+
+# ------------------------------------------------------------------------------------------------ the runtime
+def _antialias(q) -> dict:
+    return {"antialias": q.antialias}
+
+
+def _writes(q, h, w, size, scale_factor):
+    return "python", f'y = jax.image.resize(x, (n, c, {h}, {w}), method="{q.mode}", antialias={q.antialias})'
+
+
+RUNTIME = register(Runtime(
+    id="jax", title="JAX", order=30,
+    backends=(Backend("jax", "jax.image.resize / jax.image.scale_and_translate", ("cpu", "gpu", "tpu"), "python",
+                      spelling="jax", computes=same_mode("jax", _antialias), writes=_writes),),
+    words=("jax", "jaxlib"), version_markers=("jax==",)))

@@ -1,4 +1,5 @@
-"""Anatomy of one axis: where output samples land, the weights each takes, the kernel, and its frequency response.
+"""The Kernels tab's numbers for one axis: where output samples land, the weights each takes, the kernel, and
+its frequency response.
 
 Numbers only (no matplotlib): the view of the same name in :mod:`explorer.ui.views` draws them.
 """
@@ -18,7 +19,7 @@ FREQUENCIES = np.linspace(0.0, 1.0, 201)  # cycles per input sample
 
 
 @dataclass
-class AnatomyData:
+class KernelsData:
     """One axis of ``n`` input samples resized to ``m`` under ``mode``; ``responses`` maps each compared mode
     to its frequency response over :data:`FREQUENCIES` (or the exception that prevented it)."""
 
@@ -77,9 +78,9 @@ def _response(spec, step, nu):
     return np.trapezoid(k[None, :] * np.cos(2 * np.pi * nu[:, None] * t[None, :]), t, axis=1) / area
 
 
-def compute_anatomy(mode, modes=(), *, n=8, scale=None, size=None, align_corners=False, antialias=False,
-                    library="torch", sample=None, image_length=None) -> AnatomyData:
-    """The anatomy of ``mode`` on an axis of ``n`` samples, and the responses of ``modes``.  With ``size``,
+def compute_kernels(mode, modes=(), *, n=8, scale=None, size=None, align_corners=False, antialias=False,
+                    library="torch", sample=None, image_length=None) -> KernelsData:
+    """Where the samples of ``mode`` land on an axis of ``n`` samples, and the responses of ``modes``.  With ``size``,
     the axis keeps the image's ratio ``size[1] / image_length``.  When ``n`` samples would give no output at
     this scale, the axis is lengthened to the shortest that gives one (said in ``notes``)."""
     responses = {}
@@ -105,7 +106,7 @@ def compute_anatomy(mode, modes=(), *, n=8, scale=None, size=None, align_corners
         plan = r.plan(n, m)
     except Exception as exc:  # noqa: BLE001 - shown in the figure
         empty = np.zeros((1, n))
-        return AnatomyData(mode, n, 1, np.zeros(1), empty, 1.0, 1.0, 0, (np.zeros(0), np.zeros(0)),
+        return KernelsData(mode, n, 1, np.zeros(1), empty, 1.0, 1.0, 0, (np.zeros(0), np.zeros(0)),
                            responses, "", "", exc)
     spec = r.spec(np.float64)
     w = plan.band.dense()
@@ -123,5 +124,5 @@ def compute_anatomy(mode, modes=(), *, n=8, scale=None, size=None, align_corners
     else:
         curve = (np.zeros(0), np.zeros(0))
     notes = "; ".join([*r.notes, lengthened] if lengthened else r.notes)
-    return AnatomyData(mode, n, m, np.asarray(plan.coordinates, dtype=np.float64), w, step, stretch, sample,
+    return KernelsData(mode, n, m, np.asarray(plan.coordinates, dtype=np.float64), w, step, stretch, sample,
                        curve, responses, spec.kernel, notes)

@@ -26,11 +26,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine import fixed_point
-from ..engine.execute import execute
-from ..engine.spec import Spec
-from ..errors import ArgumentTypeError, ArgumentValueError, UnsupportedError
-from .registry import Call, Library, Option, register
+from ...engine import fixed_point
+from ...engine.execute import execute
+from ...engine.spec import Spec
+from ...errors import ArgumentTypeError, ArgumentValueError, UnsupportedError
+from ..declarations import Backend, Runtime, same_mode
+from ..registry import Api, Closest, Library, Option, Request, register
 
 _MODES = {
     "INTER_NEAREST": dict(kernel="nearest", coordinate_transformation_mode="asymmetric", nearest_mode="floor",
@@ -54,19 +55,19 @@ _IPP_DTYPES = {"INTER_LINEAR": ("float32", "float64"), "INTER_LINEAR_EXACT": ("f
                "INTER_CUBIC": ("float32", "uint8")}
 
 
-def takes_ipp(call: Call) -> bool:
+def takes_ipp(call: Request) -> bool:
     """Whether the IPP HAL computes this call (Note [which code runs])."""
     sides = [n for n, _ in call.lengths] + ([1] if len(call.lengths) == 1 else [])
     return (call.options.get("ipp", True) and call.mode in _IPP_SIDES and call.dtype.name in _IPP_DTYPES[call.mode]
             and min(sides) >= _IPP_SIDES[call.mode])
 
 
-def steps(call: Call, scales) -> list[float]:
+def steps(call: Request, scales) -> list[float]:
     """OpenCV's ``scale_x``/``scale_y`` of each resized axis: ``1 / inv_scale`` (input samples per output)."""
     return [1.0 / s if s is not None else n / m for (n, m), s in zip(call.lengths, scales)]
 
 
-def area_fast_steps(call: Call, scales) -> list[int] | None:
+def area_fast_steps(call: Request, scales) -> list[int] | None:
     """The integer steps of ``resizeAreaFast`` when every axis shrinks by a whole factor, else None."""
     exact = steps(call, scales)
     whole = [round(step) for step in exact]
@@ -75,7 +76,7 @@ def area_fast_steps(call: Call, scales) -> list[int] | None:
     return None
 
 
-def channels(call: Call) -> int:
+def channels(call: Request) -> int:
     """The interleaved channels of the image: the axes after the last resized one (HWC: C)."""
     return int(np.prod(call.shape[max(call.axes) + 1:], dtype=np.int64))
 
@@ -83,12 +84,52 @@ def channels(call: Call) -> int:
 class OpenCV(Library):
     id = "opencv"
     title = "OpenCV cv2.resize"
+    aliases = ("cv2",)
+    order = 40
+    mode_names = {"INTER_NEAREST": "nearest", "INTER_NEAREST_EXACT": "nearest-exact", "INTER_LINEAR": "linear",
+                  "INTER_LINEAR_EXACT": "linear", "INTER_CUBIC": "cubic", "INTER_AREA": "area",
+                  "INTER_LANCZOS4": "lanczos4"}
+
+    # ported from PyTorch (explorer.conventions.native_call)
+    closest = {"lanczos": Closest(
+        "INTER_LANCZOS4", {},
+        "OpenCV has no Lanczos-3 filter: INTER_LANCZOS4 (radius 4, 8 taps, never antialiased, so it aliases "
+        "when shrinking) is the closest it has")}
+    toggle_notes = {("align_corners", True): "cv2.resize has no align_corners; left out",
+                    ("antialias", True): "cv2.resize has no antialias (INTER_AREA is its only averaging mode); "
+                                         "left out"}
+
+    # the library's API, as the linter reads calls of it
+    apis = (
+        Api("cv2.resize", ("src", "dsize", "dst", "fx", "fy", "interpolation"), mode_param="interpolation",
+            defaults={"mode": "INTER_LINEAR", "align_corners": None, "antialias": False}, runs="host",
+            codes="opencv", rank=2),
+        Api("albumentations.Resize", ("height", "width", "interpolation"), mode_param="interpolation",
+            defaults={"mode": "INTER_LINEAR", "align_corners": None, "antialias": False}, runs="host",
+            codes="opencv", rank=2,
+            aliases=("albumentations.augmentations.Resize",
+                     "albumentations.augmentations.geometric.resize.Resize")),
+        Api("albumentations.SmallestMaxSize", ("max_size", "interpolation"), mode_param="interpolation",
+            defaults={"mode": "INTER_LINEAR", "align_corners": None, "antialias": False}, runs="host",
+            codes="opencv", rank=2),
+        Api("albumentations.LongestMaxSize", ("max_size", "interpolation"), mode_param="interpolation",
+            defaults={"mode": "INTER_LINEAR", "align_corners": None, "antialias": False}, runs="host",
+            codes="opencv", rank=2),
+    )
+    constants = {"cv2": ("opencv", {m: m for m in ("INTER_NEAREST", "INTER_NEAREST_EXACT", "INTER_LINEAR",
+                                                   "INTER_LINEAR_EXACT", "INTER_CUBIC", "INTER_AREA", "INTER_LANCZOS4")})}
+    codes = {0: "INTER_NEAREST", 1: "INTER_LINEAR", 2: "INTER_CUBIC", 3: "INTER_AREA", 4: "INTER_LANCZOS4",
+             5: "INTER_LINEAR_EXACT", 6: "INTER_NEAREST_EXACT"}
     options = (Option("ipp", True, (True, False), "False: as after cv2.ipp.setUseIPP(False)"),)
     unsupported = {"dsize": "pass size=", "fx": "pass scale_factor=", "fy": "pass scale_factor=",
                    "interpolation": "give the interpolation as the mode"}
     gradient_modes = ()
     no_gradient = ("OpenCV has no gradient for cv2.resize; explorer.library_resize_transpose gives the "
                    "transpose W^T g of its forward")
+
+
+    def code(self, mode, options, h, w):
+        return "python", f"y = cv2.resize(img, ({w}, {h}), interpolation=cv2.{mode})  # dsize is (width, height)"
 
     def spec(self, mode, options):
         return Spec(**_MODES[mode])
@@ -165,3 +206,15 @@ class OpenCV(Library):
 
 
 LIBRARY = register(OpenCV())
+
+
+# ------------------------------------------------------------------------------------------------ the runtime
+def _writes(q, h, w, size, scale_factor):
+    return "python", f"y = cv2.resize(img, ({w}, {h}), interpolation=cv2.{q.mode})"
+
+
+RUNTIME = register(Runtime(
+    id="opencv", title="OpenCV", order=50,
+    backends=(Backend("opencv", "cv2.resize", ("cpu",), "python", aliases=("cv2",), spelling="opencv",
+                      computes=same_mode("opencv"), writes=_writes),),
+    words=("cv2", "opencv"), version_markers=("opencv(",)))

@@ -54,20 +54,21 @@ import math
 
 import numpy as np
 
-from .. import validate
-from ..engine import fixed_point
-from ..engine.band import Band
-from ..engine.plan import AxisPlan
-from ..engine.spec import Spec
-from ..errors import (
+from ... import validate
+from ...engine import fixed_point
+from ...engine.band import Band
+from ...engine.plan import AxisPlan
+from ...engine.spec import Spec
+from ...errors import (
     ArgumentTypeError,
     ArgumentValueError,
     InvalidSizeError,
     UnsupportedError,
     choice_error,
 )
-from .library_resize import prepare, run_backward, run_forward
-from .registry import Call, Library, Option, register
+from ..library_resize import prepare, run_backward, run_forward
+from ..declarations import Backend, Computation, Runtime
+from ..registry import Api, Library, Option, Request, register
 
 MODES = ("nearest", "nearest-exact", "linear", "bilinear", "bicubic", "trilinear", "area", "lanczos")
 ALIGN_CORNERS_MODES = ("linear", "bilinear", "bicubic", "trilinear")
@@ -273,7 +274,7 @@ def _check_dtype(dtype, mode, antialias, direction):
 
 
 # ------------------------------------------------------------------------------------------------ the library
-def _nc_shape(call: Call) -> tuple:
+def _nc_shape(call: Request) -> tuple:
     """The (N, C, *spatial) shape F.interpolate sees: the array itself when its resized axes are its trailing
     spatial axes after N and C, else the other axes folded into N with one channel."""
     dim = len(call.axes)
@@ -287,7 +288,7 @@ _COPY = Spec(kernel="nearest", coordinate_transformation_mode="asymmetric", near
 _AVX_CHANNELS = 4  # uint8 images with at most this many channels take the AVX2 kernel
 
 
-def _repeats_first_row(call: Call) -> bool:
+def _repeats_first_row(call: Request) -> bool:
     """Whether the vertical pass repeats output row 0 (Note [antialias output width 1])."""
     if call.direction != "forward" or len(call.lengths) != 2:
         return False
@@ -299,7 +300,7 @@ def _repeats_first_row(call: Call) -> bool:
     return _nc_shape(call)[1] > _AVX_CHANNELS
 
 
-def _check_avx_uint8(call: Call):
+def _check_avx_uint8(call: Request):
     """The AVX2 uint8 kernel's failing assert (Note [antialias output width 1])."""
     if call.dtype != np.uint8 or call.direction != "forward" or call.mode not in UINT8_MODES:
         return
@@ -319,10 +320,77 @@ def _first_row_everywhere(plan: AxisPlan) -> AxisPlan:
     return AxisPlan(plan.n, plan.m, Band.from_triplets(rows, cols, values, plan.m, plan.n),
                     np.full(plan.m, plan.coordinates[0]), plan.step, plan.outside)
 
+_INTERPOLATE = {"mode": "nearest", "align_corners": None, "antialias": False}
+_TORCHVISION = {"mode": "bilinear", "align_corners": None, "antialias": True}  # PIL images or tensors, 0.17+
+_TORCHVISION_AA = ("bilinear", "bicubic")
+_TORCHVISION_MODES = {"NEAREST": "nearest", "NEAREST_EXACT": "nearest-exact", "BILINEAR": "bilinear",
+                      "BICUBIC": "bicubic", "BOX": "box", "HAMMING": "hamming", "LANCZOS": "lanczos"}
 
 class PyTorch(Library):
     id = "torch"
     title = "PyTorch torch.nn.functional.interpolate"
+    aliases = ("pytorch", "libtorch")
+    order = 0
+    mode_names = {"nearest": "nearest", "nearest-exact": "nearest-exact", "linear": "linear", "bilinear": "linear",
+                  "bicubic": "cubic", "trilinear": "linear", "area": "area", "lanczos": "lanczos3"}
+
+    # ported from PyTorch (explorer.conventions.native_call): the reference every port starts from
+    toggle_options = {"align_corners": {True: {"align_corners": True}, False: {"align_corners": False}},
+                      "antialias": {True: {"antialias": True}, False: {"antialias": False}}}
+    shown = {"align_corners": ("linear", "cubic"), "antialias": ("linear", "cubic", "lanczos3")}
+
+    # the library's API, as the linter reads calls of it
+    apis = (
+        Api("torch.nn.functional.interpolate",
+            ("input", "size", "scale_factor", "mode", "align_corners", "recompute_scale_factor", "antialias"),
+            defaults=_INTERPOLATE, size_params=("size", "scale_factor"), scale_param="scale_factor",
+            input="input"),
+        Api("torch.nn.functional.upsample", ("input", "size", "scale_factor", "mode", "align_corners"),
+            defaults=_INTERPOLATE, size_params=("size", "scale_factor"), scale_param="scale_factor",
+            input="input"),
+        Api("torch.nn.functional.upsample_bilinear", ("input", "size", "scale_factor"),
+            fixed={"mode": "bilinear", "align_corners": True}, defaults={"antialias": False}, rank=2,
+            scale_param="scale_factor"),
+        Api("torch.nn.functional.upsample_nearest", ("input", "size", "scale_factor"), fixed={"mode": "nearest"},
+            defaults={"align_corners": None, "antialias": False}, size_params=("size", "scale_factor"),
+            scale_param="scale_factor"),
+        Api("torch.nn.Upsample", ("size", "scale_factor", "mode", "align_corners", "recompute_scale_factor"),
+            defaults=_INTERPOLATE, size_params=("size", "scale_factor"), scale_param="scale_factor",
+            aliases=("torch.nn.modules.upsampling.Upsample", "torch.nn.modules.Upsample")),
+        Api("torch.nn.UpsamplingBilinear2d", ("size", "scale_factor"),
+            fixed={"mode": "bilinear", "align_corners": True}, defaults={"antialias": False}, rank=2,
+            scale_param="scale_factor", aliases=("torch.nn.modules.upsampling.UpsamplingBilinear2d",)),
+        Api("torch.nn.UpsamplingNearest2d", ("size", "scale_factor"), fixed={"mode": "nearest"},
+            defaults={"align_corners": None, "antialias": False}, rank=2, scale_param="scale_factor",
+            aliases=("torch.nn.modules.upsampling.UpsamplingNearest2d",)),
+        Api("kornia.geometry.transform.resize",
+            ("input", "size", "interpolation", "align_corners", "side", "antialias"), mode_param="interpolation",
+            defaults={"mode": "bilinear", "align_corners": None, "antialias": False}, rank=2, input="input",
+            aliases=("kornia.geometry.resize",)),
+        Api("kornia.geometry.transform.rescale",
+            ("input", "factor", "interpolation", "align_corners", "antialias"), mode_param="interpolation",
+            defaults={"mode": "bilinear", "align_corners": None, "antialias": False}, rank=2, scale_param="factor",
+            aliases=("kornia.geometry.rescale",)),
+        Api("torchvision.transforms.functional.resize", ("img", "size", "interpolation", "max_size", "antialias"),
+            mode_param="interpolation", defaults=_TORCHVISION, runs="input", codes="pillow",
+            antialias_modes=_TORCHVISION_AA, rank=2, input="img",
+            aliases=("torchvision.transforms.v2.functional.resize",)),
+        Api("torchvision.transforms.functional.resized_crop",
+            ("img", "top", "left", "height", "width", "size", "interpolation", "antialias"),
+            mode_param="interpolation", defaults=_TORCHVISION, runs="input", codes="pillow",
+            antialias_modes=_TORCHVISION_AA, rank=2, input="img",
+            aliases=("torchvision.transforms.v2.functional.resized_crop",)),
+        Api("torchvision.transforms.Resize", ("size", "interpolation", "max_size", "antialias"),
+            mode_param="interpolation", defaults=_TORCHVISION, runs="input", codes="pillow",
+            antialias_modes=_TORCHVISION_AA, rank=2,
+            aliases=("torchvision.transforms.v2.Resize", "torchvision.transforms.transforms.Resize")),
+        Api("torchvision.transforms.RandomResizedCrop", ("size", "scale", "ratio", "interpolation", "antialias"),
+            mode_param="interpolation", defaults=_TORCHVISION, runs="input", codes="pillow",
+            antialias_modes=_TORCHVISION_AA, rank=2, aliases=("torchvision.transforms.v2.RandomResizedCrop",)),
+    )
+    constants = {ns: ("torchvision", _TORCHVISION_MODES) for ns in (
+        "torchvision.transforms.InterpolationMode", "torchvision.transforms.functional.InterpolationMode",
+        "torchvision.transforms.v2.InterpolationMode", "torchvision.transforms.v2.functional.InterpolationMode")}
     options = (
         Option("align_corners", None, (None, False, True), modes=ALIGN_CORNERS_MODES),
         Option("antialias", False, (False, True), modes=ANTIALIAS_MODES, required={"lanczos": True}),
@@ -331,6 +399,11 @@ class PyTorch(Library):
     )
     gradient_modes = None  # every mode has a backward kernel on CPU
     image_scale = "scale_factor"
+
+
+    def code(self, mode, options, h, w):
+        opts = "".join(f", {k}={v!r}" for k, v in options.items())
+        return "python", f'y = F.interpolate(x, size=({h}, {w}), mode="{mode}"{opts})  # x: (N, C, H, W)'
 
     def validate(self, mode, options):
         _check_align_corners(mode, options["align_corners"])
@@ -433,7 +506,7 @@ def _empty_pooling(mode, spatial, output_size) -> bool:
 
 
 def _interpolate_call(shape, dtype, size, scale_factor, mode, align_corners, recompute_scale_factor, antialias,
-                      direction) -> Call | tuple:
+                      direction) -> Request | tuple:
     """Check the arguments in F.interpolate's order, then prepare the call like every library's (a tuple: the
     shape of the empty result of ``area`` to an output length 0, as PyTorch returns it)."""
     _check_mode_type(mode)
@@ -512,3 +585,46 @@ def interpolate_backward(grad_output, input_shape, size=None, scale_factor=None,
         raise ArgumentValueError(f"grad_output has shape {g.shape}, but interpolating an input of shape "
                                  f"{input_shape} gives {expected}")
     return run_backward(call, g)
+
+
+# ------------------------------------------------------------------------------------------------ the runtime
+def interpolate_options(mode: str, align_corners, antialias) -> dict:
+    """F.interpolate's options for ``mode``: align_corners and antialias only where the mode takes them."""
+    options = {}
+    if mode in ALIGN_CORNERS_MODES:
+        options["align_corners"] = align_corners
+    if mode in ANTIALIAS_MODES:
+        options["antialias"] = True if mode == "lanczos" else bool(antialias)
+    return options
+
+
+def interpolate_code(mode: str, family: str, align_corners, antialias, device, size=None, scale_factor=None) -> str:
+    """The ``F.interpolate`` call for a mode and its toggles (``device="cpu"``: run on the host, as a fix)."""
+    args = [f"size=({', '.join(str(int(s)) for s in size)})" if size is not None else
+            (f"scale_factor={scale_factor}" if scale_factor is not None else "size=(h_out, w_out)"),
+            f'mode="{mode}"']
+    if align_corners is not None and family in ("linear", "cubic"):
+        args.append(f"align_corners={align_corners}")
+    if antialias or mode == "lanczos":
+        args.append("antialias=True")
+    x = "x.cpu()" if device == "cpu" else "x"
+    code = f"y = F.interpolate({x}, " + ", ".join(args) + ")"
+    if device == "cpu":
+        code += ".to(x.device)"
+    return code
+
+
+def _computes(q, spatial=None, out=None, intended=True) -> Computation:
+    return Computation("torch", q.mode, interpolate_options(q.mode, q.align_corners, q.antialias))
+
+
+def _writes(q, h, w, size, scale_factor):
+    return "python", interpolate_code(q.mode, q.family, q.align_corners, q.antialias, q.device, size, scale_factor)
+
+
+RUNTIME = register(Runtime(
+    id="torch", title="PyTorch", order=10,
+    backends=(Backend("torch", "torch.nn.functional.interpolate", ("cpu", "cuda", "mps", "xpu", "xla"), "python",
+                      aliases=("pytorch", "libtorch"), spelling="torch", computes=_computes, writes=_writes),),
+    words=("torch", "pytorch", "aten", "libtorch", "torchvision"),
+    version_markers=("torch.onnx.export version ", "torch==", "pytorch version: ", "torch version: ", "/torch-")))

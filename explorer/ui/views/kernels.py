@@ -1,4 +1,4 @@
-"""Kernels: the 1-D anatomy of one resized axis, and the frequency response of every mode's kernel.
+"""Kernels: one resized axis drawn sample by sample, and the frequency response of every mode's kernel.
 
 * where each output sample lands on the input grid (its source coordinate) and which inputs it reads, line
   width proportional to the weight (red positive, blue negative);
@@ -11,10 +11,10 @@
 The app shows the figure as SVG (text stays text at any width); slides get PNG, SVG or PDF.
 
 >>> import numpy as np
->>> data = compute_anatomy("bilinear", ["nearest", "bilinear"], n=8, scale=0.5)
+>>> data = compute_kernels("bilinear", ["nearest", "bilinear"], n=8, scale=0.5)
 >>> data.weights.shape, data.coordinates.tolist()
 ((4, 8), [0.5, 2.5, 4.5, 6.5])
->>> view = AnatomyView().update(data)
+>>> view = KernelsView().update(data)
 >>> bool(np.array_equal(view.images["weights"].get_array(), data.weights))
 True
 """
@@ -28,7 +28,7 @@ import numpy as np
 from matplotlib.collections import LineCollection
 from matplotlib.patches import Rectangle
 
-from ..compute.anatomy import AnatomyData, compute_anatomy
+from ..compute.kernels import KernelsData, compute_kernels
 from . import style as S
 
 _COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
@@ -38,7 +38,7 @@ TITLE_PT, TEXT_PT = 11, 9.5
 SIZE = (12.0, 8.6)
 
 
-class AnatomyView:
+class KernelsView:
     """The Kernels figure.  ``images`` holds ``"weights"`` (W) and ``"transpose"`` (W.T); ``lines`` holds
     the ``"taps"`` LineCollection, ``"outputs"`` markers, ``"kernel"`` curve, ``"stems"`` and one
     ``"response:<mode>"`` line per compared mode."""
@@ -57,10 +57,10 @@ class AnatomyView:
         ax1 = fig.add_subplot(gs[1, :], sharex=ax0)
         axw, axt = fig.add_subplot(gs[2, 0]), fig.add_subplot(gs[2, 1])
         cax, axf = fig.add_subplot(gs[2, 2]), fig.add_subplot(gs[2, 4])
-        self.axes = {"anatomy": ax0, "kernel": ax1, "weights": axw, "transpose": axt, "bar": cax,
+        self.axes = {"axis": ax0, "kernel": ax1, "weights": axw, "transpose": axt, "bar": cax,
                      "response": axf}
         self.lines = {}
-        self._build_anatomy(ax0)
+        self._build_axis(ax0)
         self._build_kernel(ax1)
         self._build_matrices(axw, axt, cax)
         self._build_response(axf)
@@ -71,7 +71,7 @@ class AnatomyView:
         self.caption = ""
         self.layout = True
 
-    def _build_anatomy(self, ax):
+    def _build_axis(self, ax):
         ax.set_yticks([0, 1], ["input", "output"])
         ax.set_ylim(-0.35, 1.35)
         ax.tick_params(labelbottom=True)
@@ -131,19 +131,19 @@ class AnatomyView:
         _title(ax, "kernel gain; right of the dashed line: aliasing")
 
     # ------------------------------------------------------------------ update
-    def update(self, data: AnatomyData) -> AnatomyView:
+    def update(self, data: KernelsData) -> KernelsView:
         if self.layout is None:
             self._build()
         self.error.set_text(S.wrap(data.error, 80) if data.error is not None else "")
         limit = S.symmetric_limit([data.weights])
-        xs = self._update_anatomy(data, limit)
+        xs = self._update_axis(data, limit)
         self._update_kernel(data, xs)
         self._update_matrices(data, limit)
         self._update_response(data)
-        self.caption = anatomy_caption(data)
+        self.caption = kernels_caption(data)
         return self
 
-    def _update_anatomy(self, data, limit) -> float:
+    def _update_axis(self, data, limit) -> float:
         """The top panel; returns the chosen output's position."""
         n, w, x = data.n, data.weights, data.coordinates
         rows, cols = np.nonzero(w)
@@ -163,7 +163,7 @@ class AnatomyView:
         t = data.curve[0]
         if len(t):
             lo, hi = min(lo, float(t.min())), max(hi, float(t.max()))
-        ax = self.axes["anatomy"]
+        ax = self.axes["axis"]
         ax.set_xlim(lo, hi)
         ticks = list(range(n)) if n <= 24 else np.linspace(0, n - 1, 9).round().tolist()
         if list(ax.get_xticks()) != ticks:
@@ -218,7 +218,7 @@ class AnatomyView:
         self.alias_zone.set_width(max(0.0, 1.0 - nyq))
 
 
-def anatomy_caption(data: AnatomyData) -> str:
+def kernels_caption(data: KernelsData) -> str:
     """What the Kernels figure shows, in words."""
     direction = "down" if data.step > 1 else ("up" if data.step < 1 else "same size")
     text = (f"{data.mode} ({data.kernel_name} kernel) on one axis: {data.n} → {data.m} samples ({direction}); "
@@ -253,6 +253,6 @@ def svg_markup(fig) -> str:
     return re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"', r'<svg\1', svg, count=1)
 
 
-def anatomy_figure(mode, modes=(), *, fig=None, **options):
-    """Compute and draw the Kernels view; returns the Figure.  ``options`` as in :func:`compute_anatomy`."""
-    return AnatomyView(fig).update(compute_anatomy(mode, modes, **options)).fig
+def kernels_figure(mode, modes=(), *, fig=None, **options):
+    """Compute and draw the Kernels view; returns the Figure.  ``options`` as in :func:`compute_kernels`."""
+    return KernelsView(fig).update(compute_kernels(mode, modes, **options)).fig
