@@ -3,7 +3,10 @@
 Commands: ``check`` (findings for one configuration; exit status 1 when one is an error, for CI),
 ``diagnose`` (match a pasted error), ``lint`` (scan sources and configs), ``scan`` (every resize of an ONNX
 model, its equivalents and findings), ``fixes`` (rank fixes on a seeded random tensor), ``smoke`` (the
-combinations to test), ``backends``.  Usage errors exit with status 2.
+combinations to test), ``backends``.  Usage errors (a bad argument, a file that cannot be read as given) exit
+with status 2, and nothing else does: a failure of the tool itself prints "internal error" and exits with 3, so
+that CI never takes a crash for a usage error or for an error finding (status 1).  Messages echo what they were
+given escaped and shortened (:func:`explorer.reading.printable`).
 
 A new command is one ``Command`` subclass appended to ``COMMANDS``: its ``add_arguments`` fills its parser and
 ``run`` returns the exit status.
@@ -15,6 +18,10 @@ import argparse
 import json
 import math
 import sys
+
+
+#: Longest error message the command line prints (characters; the rest is summarised).
+MESSAGE_CHARS = 2000
 
 
 def _bool(text: str) -> bool:
@@ -133,7 +140,10 @@ class DiagnoseCommand(Command):
 
     def run(self, args):
         from .advisor import diagnose
-        text = sys.stdin.read() if args.text == ["-"] else " ".join(args.text)
+        from .limits import DIAGNOSE_MAX_CHARS
+        from .reading import read_stream
+        text = read_stream(sys.stdin, DIAGNOSE_MAX_CHARS, "standard input") if args.text == ["-"] \
+            else " ".join(args.text)
         result = diagnose(text)
         if args.json:
             print(_dump(result.to_dict()))
@@ -154,8 +164,10 @@ class LintCommand(Command):
     name = "lint"
     help = "find every resize call in Python, Rust and config files and report the risky ones (for CI)"
     epilog = """exit status: 0 when no error finding remains (after inline suppressions and the baseline),
-1 when at least one does, 2 on a usage error (unknown backend or option, missing path, unreadable baseline).
-Files that cannot be read (broken links, FIFOs, permissions, above the size limit) are skipped with a warning.
+1 when at least one does, 2 on a usage error (unknown backend or option, missing path, unreadable baseline),
+3 when the tool itself fails (internal error).
+Files that cannot be read (broken links, links out of the tree, FIFOs, permissions, above the size limit) and
+files the linter fails on are skipped with a warning naming them.
 Suppress one finding with a comment on the call's line or the line above, with a reason:
   # explorer: ignore[RULE] why this is fine"""
 
@@ -351,11 +363,18 @@ def main(argv=None) -> int:
         parser.print_usage(sys.stderr)
         print(f"{parser.prog}: error: choose a command: {', '.join(c.name for c in COMMANDS)}", file=sys.stderr)
         return 2
+    from .reading import printable
     try:
         return handler.run(args)
-    except (ValueError, TypeError, LookupError, OSError) as exc:
-        print(f"{parser.prog} {handler.name}: error: {exc}", file=sys.stderr)
+    except (ValueError, TypeError, OSError) as exc:  # the project's error types subclass these
+        print(f"{parser.prog} {handler.name}: error: {printable(exc, MESSAGE_CHARS)}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # noqa: BLE001 - a failure of the tool, not of the input: said so, never status 2
+        print(f"{parser.prog} {handler.name}: internal error: {type(exc).__name__}: {printable(exc, MESSAGE_CHARS)} "
+              "(please report it with the command line)", file=sys.stderr)
+        return 3
 
 
 if __name__ == "__main__":

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import io
 import os
-import stat
 import warnings
 from dataclasses import dataclass
 from functools import lru_cache
@@ -29,7 +28,8 @@ from typing import Callable
 
 import numpy as np
 
-from .errors import choice_error
+from . import reading
+from .errors import UnreadableError, choice_error
 from .limits import MAX_DECODE_BYTES, MAX_FILE_BYTES, MAX_PIXELS, MIN_SIDE
 
 #: File formats accepted by :func:`load_image`.
@@ -299,6 +299,8 @@ def read_image(source) -> tuple[np.ndarray, tuple[str, ...]]:
                          + "): cannot identify image file") from None
     except (OSError, ValueError, SyntaxError, EOFError) as exc:
         raise ImageError(f"the image file is damaged or truncated: {exc}") from None
+    except Exception as exc:  # noqa: BLE001 - the boundary with Pillow: a malformed file is refused, whatever breaks
+        raise ImageError(f"the image file cannot be decoded ({type(exc).__name__}: {exc})") from None
     return as_image(arr, name="the image"), tuple(notes)
 
 
@@ -313,6 +315,8 @@ def _check_decode_budget(im):
     """Refuse, from the header alone, an image too large to decode: :data:`MAX_PIXELS` and
     :data:`MAX_DECODE_BYTES` (the decoded pixels, a converted or rotated copy, and the float32 result)."""
     w, h = im.size
+    if min(w, h) < MIN_SIDE:
+        raise ImageError(f"the image is {w}x{h}; each side needs at least {MIN_SIDE} pixels")
     if w * h > MAX_PIXELS:
         raise ImageError(f"the image is {w}x{h} = {w * h} pixels, more than the limit of {MAX_PIXELS} "
                          "(a decompression bomb or simply too large); reduce it first")
@@ -415,33 +419,14 @@ def _read_bytes(source) -> bytes:
     raise ImageError(f"an image file must be bytes, a path or a binary file object, got {type(source).__name__}")
 
 
-_SPECIAL = {stat.S_ISDIR: "a directory", stat.S_ISFIFO: "a named pipe", stat.S_ISCHR: "a character device",
-            stat.S_ISBLK: "a block device", stat.S_ISSOCK: "a socket"}
-
-
 def _read_path(path: str) -> bytes:
-    """The bytes of the regular file ``path``: a pipe or device is refused before it is opened (a pipe would
-    block, /dev/zero never ends), and at most MAX_FILE_BYTES + 1 bytes are read whatever size it reports."""
+    """The bytes of the regular file ``path`` (:func:`explorer.reading.read_file`): a pipe or device is refused
+    before it is opened (a pipe would block, /dev/zero never ends), and at most MAX_FILE_BYTES + 1 bytes are read
+    whatever size it reports."""
     try:
-        info = os.stat(path)
-        _refuse_special(path, info.st_mode)
-        if info.st_size > MAX_FILE_BYTES:
-            raise ImageError(f"{path!r} has {info.st_size} bytes, more than the limit of {MAX_FILE_BYTES}")
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        with os.fdopen(fd, "rb") as fh:
-            _refuse_special(path, os.fstat(fh.fileno()).st_mode)  # replaced since it was checked
-            data = fh.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise ImageError(f"cannot read {path!r}: {exc.strerror or exc}") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise ImageError(f"{path!r} has more bytes than the limit of {MAX_FILE_BYTES}")
-    return data
-
-
-def _refuse_special(path: str, mode: int):
-    for test, kind in _SPECIAL.items():
-        if test(mode):
-            raise ImageError(f"{path!r} is {kind}, not an image file; give the path of a regular file")
+        return reading.read_file(path, MAX_FILE_BYTES, what="image file")
+    except UnreadableError as exc:
+        raise ImageError(f"{exc}; give the path of a regular image file") from None
 
 
 def _radius2(n):

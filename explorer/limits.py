@@ -106,3 +106,31 @@ QUALITY_MAX_OUTPUT_PIXELS = 512 * 512
 #: (generated code and data dumps, not hand-written resize calls).  ``.onnx`` files are read by the scan,
 #: within MAX_MODEL_BYTES.
 LINT_MAX_FILE_BYTES = 4 * 2**20
+#: Largest lint baseline file read (bytes), and how deeply its JSON may nest (a baseline is a flat list).
+LINT_MAX_BASELINE_BYTES = 16 * 2**20
+JSON_MAX_DEPTH = 64
+#: Longest snippet of a source line a lint report quotes (characters, in JSON and SARIF as in text).
+LINT_SNIPPET_CHARS = 200
+
+# ------------------------------------------------------------------------------------------------ model scans (work)
+#: Most Resize/Upsample nodes one scan analyses: the nodes past it are listed with a warning, not analysed
+#: (each takes tens of milliseconds: every library preset's weights are built for it).  Nodes with the same
+#: attributes, shapes and sizes are analysed once.
+SCAN_MAX_NODES = 1000
+#: Seconds one scan spends analysing nodes; the nodes left when it runs out are listed with a warning.
+SCAN_MAX_SECONDS = 60.0
+#: Most nodes of a model (all nodes, subgraphs included) a scan reads; a larger graph is refused.
+SCAN_MAX_GRAPH_NODES = 1_000_000
+#: Largest opset a model may declare (the newest ONNX opset is in the twenties).
+MAX_OPSET = 1000
+
+# ------------------------------------------------------------------------------------------------ the explorer (links)
+#: Largest configuration file the explorer opens (bytes): an exported configuration is a few hundred bytes.
+APP_MAX_CONFIG_BYTES = 2**20
+#: Longest query string a link may carry (characters): a link's settings take a few hundred.
+APP_MAX_QUERY_CHARS = 8192
+
+# ------------------------------------------------------------------------------------------------ lengths
+#: Longest axis any entry point takes (samples): far past any memory, and small enough that indices fit int64
+#: and coordinates are exact in float64 (2**53); a longer one is refused before any arithmetic.
+MAX_AXIS_LENGTH = 2**48

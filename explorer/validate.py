@@ -19,7 +19,12 @@ import numbers
 
 import numpy as np
 
-from .errors import ArgumentTypeError, ArgumentValueError
+from .errors import ArgumentTypeError, ArgumentValueError, OutputTooLargeError, brief
+from .limits import MAX_AXIS_LENGTH
+
+
+_TOO_LONG = (f"more than explorer.limits.MAX_AXIS_LENGTH = 2**48 samples (one such axis of float32 values is "
+             f"{4 * MAX_AXIS_LENGTH // 2**30} GiB)")
 
 
 def is_integer(value) -> bool:
@@ -33,7 +38,11 @@ def is_number(value) -> bool:
 
 
 def array(x, name: str) -> np.ndarray:
-    """``x`` as a numeric numpy array (no copy when it already is one)."""
+    """``x`` as a numeric numpy array (no copy when it already is one).  A masked array is refused (its mask
+    would be ignored); an array in the other byte order is read in the machine's (the same values)."""
+    if isinstance(x, np.ma.MaskedArray):
+        raise ArgumentTypeError(f"{name} is a masked array: its mask would be ignored; give {name}.filled(value) "
+                                "(or np.asarray of it) to say what the masked values are")
     if not isinstance(x, np.ndarray):
         if isinstance(x, (str, bytes)):
             raise ArgumentTypeError(f"{name} must be an array, got {type(x).__name__} {x!r:.40}")
@@ -43,6 +52,8 @@ def array(x, name: str) -> np.ndarray:
             raise ArgumentTypeError(f"{name} must be an array, got {type(x).__name__}: {exc}") from None
     if x.dtype.kind not in "biufc":
         raise ArgumentTypeError(f"{name} must be a numeric array, got an array of dtype {x.dtype}")
+    if not x.dtype.isnative:
+        x = x.astype(x.dtype.newbyteorder("="))
     return x
 
 
@@ -60,11 +71,13 @@ def positive_number(value, name: str, hint: str = "a positive finite number") ->
 
 
 def length(value, name: str) -> int:
-    """An axis length: an integer of at least 1."""
+    """An axis length: an integer from 1 to :data:`~explorer.limits.MAX_AXIS_LENGTH`."""
     if not is_integer(value):
-        raise ArgumentTypeError(f"{name} must be an integer, got {value!r}")
+        raise ArgumentTypeError(f"{name} must be an integer, got {brief(value)}")
     if value < 1:
-        raise ArgumentValueError(f"{name} must be at least 1, got {value}")
+        raise ArgumentValueError(f"{name} must be at least 1, got {brief(value)}")
+    if value > MAX_AXIS_LENGTH:
+        raise OutputTooLargeError(f"{name}={brief(value)} is too long for any axis: {_TOO_LONG}")
     return int(value)
 
 
@@ -79,17 +92,20 @@ def lengths(size, name: str = "size", minimum: int = 1) -> tuple[int, ...]:
     elif isinstance(size, np.ndarray) and size.ndim == 0 and size.dtype.kind in "iu":
         size = (int(size),)
     if isinstance(size, (str, bytes)):
-        raise ArgumentTypeError(f"{name} must be an int or a sequence of ints, got {size!r}")
+        raise ArgumentTypeError(f"{name} must be an int or a sequence of ints, got {brief(size)}")
+    unordered(size, name, "the lengths")
     try:
         size = tuple(size)
     except TypeError:
-        raise ArgumentTypeError(f"{name} must be an int or a sequence of ints, got {size!r}") from None
+        raise ArgumentTypeError(f"{name} must be an int or a sequence of ints, got {brief(size)}") from None
     for s in size:
         if not is_integer(s):
-            raise ArgumentTypeError(f"{name} must contain integers, got {size!r}")
+            raise ArgumentTypeError(f"{name} must contain integers, got {brief(size)}")
         if s < minimum:
             what = "positive" if minimum == 1 else f"at least {minimum}"
-            raise ArgumentValueError(f"{name} must be {what}, got {size!r}")
+            raise ArgumentValueError(f"{name} must be {what}, got {brief(size)}")
+        if s > MAX_AXIS_LENGTH:
+            raise OutputTooLargeError(f"{name}={brief(size)} holds a length too long for any axis: {_TOO_LONG}")
     return tuple(int(s) for s in size)
 
 
@@ -101,10 +117,11 @@ def axes(ndim: int, count: int, given) -> tuple[int, ...]:
         return tuple(range(ndim - count, ndim))
     if is_integer(given):
         given = (given,)
+    unordered(given, "axes", "the axes")
     try:
         given = tuple(given)
     except TypeError:
-        raise ArgumentTypeError(f"axes must be an int or a sequence of ints, got {given!r}") from None
+        raise ArgumentTypeError(f"axes must be an int or a sequence of ints, got {brief(given)}") from None
     if len(given) != count:
         raise ArgumentValueError(f"axes={given} and size must have the same length ({count})")
     out = []
@@ -137,11 +154,12 @@ def per_axis(value, count: int, name: str) -> tuple:
     if value is None or is_number(value):
         return (value,) * count
     if isinstance(value, (str, bytes)):
-        raise ArgumentTypeError(f"{name} must be a number or a sequence of numbers, got {value!r}")
+        raise ArgumentTypeError(f"{name} must be a number or a sequence of numbers, got {brief(value)}")
+    unordered(value, name, "one value per axis")
     try:
         value = tuple(value)
     except TypeError:
-        raise ArgumentTypeError(f"{name} must be a number or a sequence of numbers, got {value!r}") from None
+        raise ArgumentTypeError(f"{name} must be a number or a sequence of numbers, got {brief(value)}") from None
     if len(value) != count:
         raise ArgumentValueError(f"{name} has {len(value)} entries but {count} axes are resized")
     return value
@@ -191,3 +209,139 @@ def image_scale(scale) -> float:
     if not is_number(scale):
         raise ArgumentValueError(f"scale={scale!r} is not valid; give {hint}")
     return positive_number(scale, "scale", hint)
+
+
+# ---------------------------------------------------------------------------------------------- strict checks
+# The advisor's questions (check, suggest_fixes, scan, lint, pick) come from code, command lines, configuration
+# files and the explorer's page: a string "false" or a NaN is a mistake to report, never a truthy value.
+
+#: Longest version text accepted (a release such as "0.22.0-pre.2+cu124" is far shorter).
+MAX_VERSION_CHARS = 64
+#: Most spatial axes a scale factor may be given for (the advisor's spatial_dims are 1 to 4).
+MAX_SPATIAL_DIMS = 4
+
+
+def strict_bool(value, name: str, allow_none: bool = False):
+    """True or False exactly (a numpy bool too); None when ``allow_none``.  Strings ("false", "no"), numbers and
+    NaN are refused: ``bool("false")`` is True.
+
+    >>> strict_bool(False, "training"), strict_bool(None, "align_corners", allow_none=True)
+    (False, None)
+    >>> strict_bool("false", "training")
+    Traceback (most recent call last):
+    ...
+    explorer.errors.ArgumentTypeError: training='false' is not valid; give True or False
+    """
+    if value is None and allow_none:
+        return None
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    allowed = "True, False or None" if allow_none else "True or False"
+    raise ArgumentTypeError(f"{name}={brief(value)} is not valid; give {allowed}")
+
+
+def finite_number(value, name: str, minimum: float | None = None, maximum: float | None = None,
+                  hint: str = "") -> float:
+    """A real number (not a bool, not NaN, not infinite) from ``minimum`` to ``maximum`` (inclusive), as a float.
+
+    >>> finite_number(0.5, "scale", minimum=0)
+    0.5
+    >>> finite_number(float("nan"), "scale")
+    Traceback (most recent call last):
+    ...
+    explorer.errors.ArgumentValueError: scale=nan is not valid; give a finite number
+    """
+    bounds = ("" if minimum is None and maximum is None else f" from {minimum} to {maximum}" if
+              minimum is not None and maximum is not None else f" of at least {minimum}" if minimum is not None
+              else f" of at most {maximum}")
+    text = hint or f"a finite number{bounds}"
+    if not is_number(value):
+        raise ArgumentTypeError(f"{name}={brief(value)} is not valid; give {text}")
+    try:
+        number = float(value)
+    except OverflowError:
+        number = math.inf
+    if not math.isfinite(number) or (minimum is not None and number < minimum) or \
+            (maximum is not None and number > maximum):
+        raise ArgumentValueError(f"{name}={brief(value)} is not valid; give {text}")
+    return number
+
+
+def integer(value, name: str, minimum: int | None = None, maximum: int | None = None, hint: str = "") -> int:
+    """An int (numpy integers too, not a bool) from ``minimum`` to ``maximum`` inclusive."""
+    text = hint or ("an integer" + ("" if minimum is None else f" of at least {minimum}") +
+                    ("" if maximum is None else f" and at most {maximum}"))
+    if not is_integer(value):
+        raise ArgumentTypeError(f"{name}={brief(value)} is not valid; give {text}")
+    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+        raise ArgumentValueError(f"{name}={brief(value)} is not valid; give {text}")
+    return int(value)
+
+
+def opset(value, name: str = "opset", minimum: int = 1, hint: str = "") -> int:
+    """An ONNX opset: an integer from ``minimum`` to :data:`~explorer.limits.MAX_OPSET`.
+
+    >>> opset(18)
+    18
+    >>> opset(10**100)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    explorer.errors.ArgumentValueError: opset=1000...000 is not valid; give an ONNX opset from 1 to 1000, e.g. 18
+    """
+    from .limits import MAX_OPSET
+
+    return integer(value, name, minimum, MAX_OPSET, hint or f"an ONNX opset from {minimum} to {MAX_OPSET}, e.g. 18")
+
+
+def version_text(value, name: str = "version") -> str:
+    """A release written as text ('2.5.1', '0.22.0-pre.2'), stripped, at most :data:`MAX_VERSION_CHARS` long
+    (only its form is checked here; :func:`explorer.versions.parse_version` reads it)."""
+    if not isinstance(value, str):
+        raise ArgumentTypeError(f"{name} must be a string such as '0.22.0-pre.1', got {brief(value)}")
+    text = value.strip()
+    if not text or len(text) > MAX_VERSION_CHARS:
+        raise ArgumentValueError(f"{name}={brief(value)} is not a version number; write it like '2.13.0', '0.21' or "
+                                 f"'0.22.0-pre.1' (at most {MAX_VERSION_CHARS} characters)")
+    return text
+
+
+def scale_factor_given(value, name: str = "scale_factor", spatial_dims: int | None = None):
+    """Whether a call passes a scale factor: None (not said), True or False, or the factor itself (a positive
+    finite number, or one per spatial axis) which means True.
+
+    >>> scale_factor_given(None), scale_factor_given(False), scale_factor_given(1.5), scale_factor_given((2, 2))
+    (None, False, True, True)
+    >>> scale_factor_given("abc")
+    Traceback (most recent call last):
+    ...
+    explorer.errors.ArgumentTypeError: scale_factor='abc' is not valid; give True, False, None or the factor (a positive finite number, or one per spatial axis)
+    """
+    hint = "True, False, None or the factor (a positive finite number, or one per spatial axis)"
+    if value is None or isinstance(value, (bool, np.bool_)):
+        return None if value is None else bool(value)
+    if is_number(value):
+        positive_number(value, name, hint)
+        return True
+    if isinstance(value, (list, tuple, np.ndarray)):
+        items = list(np.asarray(value, dtype=object).reshape(-1)) if isinstance(value, np.ndarray) else list(value)
+        most = MAX_SPATIAL_DIMS if spatial_dims is None else spatial_dims
+        if not items or len(items) > most or (spatial_dims is not None and len(items) not in (1, spatial_dims)):
+            raise ArgumentValueError(f"{name}={brief(value)} has {len(items)} entries; give one factor or one per "
+                                     f"spatial axis ({most})")
+        for item in items:
+            positive_number(item, name, hint)
+        return True
+    raise ArgumentTypeError(f"{name}={brief(value)} is not valid; give {hint}")
+
+
+def unordered(value, name: str, what: str = "the values") -> None:
+    """Refuse a set or a dict (or a view of one) where an ordered sequence belongs: its order is not the caller's.
+
+    >>> unordered({2, 3}, "size", "the lengths")
+    Traceback (most recent call last):
+    ...
+    explorer.errors.ArgumentTypeError: size={2, 3} is not valid; give the lengths in order (a tuple or a list; a set has no order)
+    """
+    if isinstance(value, (set, frozenset, dict, type({}.keys()), type({}.values()), type({}.items()))):
+        raise ArgumentTypeError(f"{name}={brief(value)} is not valid; give {what} in order (a tuple or a list; a "
+                                f"{type(value).__name__} has no order)")

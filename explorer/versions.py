@@ -17,7 +17,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .errors import ArgumentTypeError, ArgumentValueError
+from . import validate
+from .errors import ArgumentTypeError, ArgumentValueError, brief
 
 _VERSION = re.compile(r"^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:\.\d+)*(?:[-.]?(pre|rc|alpha|beta|a|b|dev)\.?(\d+)?)?"
                       r"(?:\+[\w.]+)?$", re.IGNORECASE)
@@ -33,10 +34,10 @@ def parse_version(text: str) -> tuple:
     A local suffix (``2.5.1+cu124``) and a fourth number (``10.0.1.6``) are ignored.
     """
     if not isinstance(text, str):
-        raise ArgumentTypeError(f"version must be a string such as '0.22.0-pre.1', got {text!r}")
-    match = _VERSION.match(text.strip())
+        raise ArgumentTypeError(f"version must be a string such as '0.22.0-pre.1', got {brief(text)}")
+    match = _VERSION.match(validate.version_text(text))
     if not match:
-        raise ArgumentValueError(f"version={text!r} is not a version number; write it like '2.13.0', '0.21' or "
+        raise ArgumentValueError(f"version={brief(text)} is not a version number; write it like '2.13.0', '0.21' or "
                                  "'0.22.0-pre.1'")
     major, minor, patch, stage, number = match.groups()
     release = (int(major), int(minor or 0), int(patch or 0))

@@ -3,8 +3,10 @@
 Run by ``tests/test_fuzz.py`` in a subprocess (``python tests/fuzz_calls.py SEED CASES BUDGET_MIB``): it limits
 its own address space (``RLIMIT_AS``) to what it maps after its imports plus the budget, draws ``CASES`` calls of
 ``interpolate``/``interpolate_backward``, ``resize``/``resize_backward``, ``library_resize``/
-``library_resize_transpose``, ``Spec`` and ``weights``, and command lines of ``python -m explorer``, and prints
-one JSON object: the number of results and clear errors, and every call that ended otherwise.
+``library_resize_transpose``, ``Spec`` and ``weights``, the hostile inputs of ``tests/fuzz_inputs.py`` (models
+for ``scan``, source trees for ``lint``, image files for ``read_image``, links and changes for the app), and
+command lines of ``python -m explorer`` (hostile files among them), and prints one JSON object: the number of
+results and clear errors, and every call that ended otherwise.
 
 A call ends well when it returns, or raises a ValueError, TypeError or NotImplementedError from the project's
 own code (not from numpy or Pillow deep inside: those are the unclear errors).  Running out of the limit is a
@@ -26,6 +28,8 @@ import time
 import traceback
 
 import numpy as np
+
+import fuzz_inputs
 
 HUGE = 10**400
 #: Most values of one drawn input array (8 MiB in float64).
@@ -213,7 +217,7 @@ def call_weights(seed, explorer):
 
 
 CALLS = [call_interpolate, call_interpolate, call_resize, call_resize, call_library_resize, call_library_resize,
-         call_weights]
+         call_weights, *fuzz_inputs.CALLS]
 
 
 # ---------------------------------------------------------------------------------------------------- CLI
@@ -222,6 +226,8 @@ CLI_MODES = ["nearest-exact", "NearestExact", "bilinear", "bicubc", "INTER_AREA"
 
 
 def some_argv(rng):
+    if rng.random() < 0.4:
+        return fuzz_inputs.some_argv(rng)
     command = rng.choice(["check", "fixes", "fixes", "smoke", "backends", "diagnose", "frobnicate"])
     argv = [command]
     if command == "diagnose":
@@ -279,6 +285,8 @@ def classify(exc: BaseException) -> str | None:
     """None for a clear error, else what is wrong with it."""
     from explorer.errors import OutputTooLargeError
 
+    if isinstance(exc, fuzz_inputs.Leak):
+        return f"leaked: {exc}"
     if isinstance(exc, MemoryError) and not isinstance(exc, OutputTooLargeError):
         return "ran out of memory"
     if not isinstance(exc, (ValueError, TypeError, NotImplementedError)):
@@ -306,10 +314,12 @@ def main(seed: int, cases: int, budget_mib: int):
     from explorer.__main__ import main as _cli  # noqa: F401 - imported before the limit is set
 
     explorer.check(mode="nearest", backend="burn-tch")  # the knowledge base is read before the limit
+    fuzz_inputs.setup()  # the hostile files (and onnx, Pillow, the app's widgets imported) before the limit
+    import explorer.ui.app  # noqa: F401
     limit = status_bytes("VmSize") + budget_mib * 2**20
     resource.setrlimit(resource.RLIMIT_AS, (limit, resource.getrlimit(resource.RLIMIT_AS)[1]))
     rng = random.Random(seed)
-    counts = {"result": 0, "error": 0, "too_large": 0, "cli": 0}
+    counts = {"result": 0, "error": 0, "too_large": 0, "cli": 0, "hostile": 0}
     failures = []
     slow = []
     for k in range(cases):
@@ -325,6 +335,7 @@ def main(seed: int, cases: int, budget_mib: int):
                                  "problem": f"exit status {code}", "detail": err[-600:]})
             continue
         fn = CALLS[k % len(CALLS)]
+        counts["hostile"] += fn in fuzz_inputs.CALLS
         t0 = time.perf_counter()
         try:
             fn(case_seed, explorer)
@@ -349,6 +360,7 @@ def replay(name: str, case_seed: int):
     """Run one case again, raising what it raises (``python tests/fuzz_calls.py replay call_resize SEED``)."""
     import explorer
 
+    fuzz_inputs.setup()
     if name.startswith("cli"):
         print(some_argv(random.Random(case_seed)), run_cli(some_argv(random.Random(case_seed))))
         return

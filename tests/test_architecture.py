@@ -13,7 +13,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "explorer"
 
 # lower number = lower layer; a module imports only from layers <= its own
 LAYERS = {
-    "errors": 0, "validate": 0, "limits": 0, "versions": 0,
+    "errors": 0, "validate": 0, "limits": 0, "versions": 0, "reading": 0,
     "engine": 1,
     "images": 2, "conventions": 2,
     "advisor": 3,

@@ -86,7 +86,7 @@ def test_bad_input_is_a_usage_error(capsys, argv, words):
 
 @pytest.mark.parametrize("argv, words", [
     (["--scale", "inf"], ["scale_factor=inf is not valid"]),
-    (["--scale", "1e300"], ["measuring fixes", "3.2e+301", "more than the"]),
+    (["--scale", "1e300"], ["output_size=", "too long for any axis", "MAX_AXIS_LENGTH"]),
     (["--scale", "2", "--input-size", "100000", "100000"], ["random input tensor of shape (1, 3, 100000, 100000)"]),
     (["--scale", "2000"], ["(1, 3, 64000, 64000)", "GiB"]),
     (["--scale", "2", "--input-size", "-3", "-3"], ["--input-size must be positive, got (-3, -3)"]),

@@ -1,5 +1,7 @@
 """Random valid and invalid arguments through the public entry points and the command line, under a memory
-limit: every call returns or raises a clear error, none runs out of memory (see tests/fuzz_calls.py)."""
+limit, with hostile models, source trees, image files and links among them (tests/fuzz_inputs.py): every call
+returns or raises a clear error, none runs out of memory, none shows what its input must not reach (see
+tests/fuzz_calls.py)."""
 
 from __future__ import annotations
 
@@ -32,5 +34,6 @@ def test_random_calls_end_in_a_result_or_a_clear_error_within_the_memory_limit()
     # the draw must exercise both sides: results (some large enough to meet the limit) and clear errors
     assert counts["result"] >= CASES // 5 and counts["error"] >= CASES // 5, counts
     assert counts["cli"] >= CASES // 12, counts
+    assert counts["hostile"] >= CASES // 4, counts  # scan, lint, read_image and the app on hostile inputs
     assert counts["too_large"] >= 5, counts  # calls that met the limit, refused before allocating
     assert report["peak_rss"] <= report["limit"], report

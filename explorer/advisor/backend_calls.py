@@ -42,7 +42,7 @@ from ..conventions.declarations import Computation
 from ..conventions.registry import Library, library
 from ..engine.resize import resize, resize_backward
 from ..engine.spec import Spec
-from ..errors import ArgumentValueError
+from ..errors import ArgumentValueError, brief
 from .question import Question
 
 
@@ -104,11 +104,16 @@ def output_size(setup: Question, spatial, size=None, scale_factor=None) -> tuple
         rules = None  # no numeric model for these options: the size the user would compute
     try:
         if rules is not None:
-            return tuple(rules.output_length(int(n), f, options) for n, f in zip(spatial, factors))
-        return tuple(int(math.floor(n * f)) for n, f in zip(spatial, factors))
+            out = tuple(rules.output_length(int(n), f, options) for n, f in zip(spatial, factors))
+        else:
+            out = tuple(int(math.floor(n * f)) for n, f in zip(spatial, factors))
     except OverflowError:
-        raise ArgumentValueError(f"scale_factor={scale_factor!r} makes the output of an input of size "
+        raise ArgumentValueError(f"scale_factor={brief(scale_factor)} makes the output of an input of size "
                                  f"{tuple(spatial)} too long to allocate") from None
+    if any(m < 1 for m in out):  # a factor such as 1e-300: the library refuses an empty output
+        raise ArgumentValueError(f"scale_factor={brief(scale_factor)} gives an empty output {out} for an input of "
+                                 f"size {tuple(spatial)}; give a factor that leaves at least one sample on every axis")
+    return out
 
 
 def _arguments(call: Computation, dims, out, scale_factor) -> dict:

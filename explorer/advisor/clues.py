@@ -158,23 +158,48 @@ _ANCHORS = ("error", "exception", "panicked", "warning", "not implemented", "not
 
 def excerpt(text: str) -> str:
     """What of ``text`` is read: all of it when short; else its head, its tail and the surroundings of the last
-    places that report an error.  One pass of ``str.rfind`` per anchor word, then bounded work."""
+    places that report an error.  One pass of ``str.rfind`` per anchor word, then bounded work.
+
+    The places are taken from every anchor word in turn, newest first, and a line already read (digits aside)
+    does not take a place again: a panic followed by thousands of repeated warnings is read, not crowded out
+    by them."""
     if len(text) <= limits.DIAGNOSE_WHOLE_CHARS:
         return text
     lower = text.lower()
     reach = limits.DIAGNOSE_CONTEXT_CHARS
-    places = []
+    per_anchor = []
     for anchor in _ANCHORS:
-        at, hits = lower.rfind(anchor), 0
-        while at >= 0 and hits < limits.DIAGNOSE_MAX_PLACES:
+        at, places = lower.rfind(anchor), []
+        while at >= 0 and len(places) < limits.DIAGNOSE_MAX_PLACES:
             places.append(at)
-            at, hits = lower.rfind(anchor, 0, max(0, at - reach)), hits + 1
+            at = lower.rfind(anchor, 0, max(0, at - reach))
+        per_anchor.append(places)
+    chosen, lines_read = [], set()
+    for turn in range(limits.DIAGNOSE_MAX_PLACES):  # round robin: each anchor's newest unread place in turn
+        for places in per_anchor:
+            if turn >= len(places) or len(chosen) >= limits.DIAGNOSE_MAX_PLACES:
+                continue
+            at = places[turn]
+            key = _line_key(text, at, reach)
+            if key in lines_read:
+                continue
+            lines_read.add(key)
+            chosen.append(at)
     pieces = {}
-    for at in sorted(places, reverse=True)[: limits.DIAGNOSE_MAX_PLACES]:
+    for at in sorted(chosen, reverse=True):
         piece = text[max(0, at - reach): at + reach]
-        pieces.setdefault(piece, None)  # a repeated line is read once
+        pieces.setdefault(piece, None)
     head, tail = text[: limits.DIAGNOSE_HEAD_CHARS], text[-limits.DIAGNOSE_TAIL_CHARS:]
     return "\n".join([head, *pieces, tail])
+
+
+def _line_key(text: str, at: int, reach: int) -> str:
+    """The line holding offset ``at`` (within ``reach`` of it), digits removed: repeated log lines compare
+    equal whatever counter or address they print."""
+    start = text.rfind("\n", max(0, at - reach), at) + 1 or max(0, at - reach)
+    end = text.find("\n", at, at + reach)
+    end = at + reach if end < 0 else end
+    return re.sub(r"\d+", "", text[start:end]).strip()
 
 
 def tokens(text: str) -> set[str]:

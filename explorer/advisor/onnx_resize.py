@@ -16,7 +16,14 @@ Where a value comes from (``ResizeNode.sources``):
 
 Shapes hold ``None`` (or the symbolic name) for dimensions that are not static; ``example_inputs`` fixes the
 graph inputs' shapes (a dict name -> shape or array, or a sequence in input order), as a model with dynamic
-axes is run.  Weights stored in external data files are never read.
+axes is run.
+
+A model file is untrusted input (``docs/threat-model.md``): it is read through :mod:`explorer.reading` (a
+regular file, at most :data:`~explorer.limits.MAX_MODEL_BYTES`), and **external data is never read**, for
+initializers and ``Constant`` nodes alike (a tensor stored in another file is a value known only at run time,
+``"runtime"``), so a model cannot make a scan read a file next to it.  A node that cannot be read (scales that
+are not finite, axes out of range, an attribute the parser chokes on) is returned with its ``problem``, and the
+other nodes are read as usual.
 
 >>> import onnx
 >>> from onnx import TensorProto, helper
@@ -39,8 +46,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import ArgumentTypeError, ArgumentValueError
-from ..limits import FOLD_BYTES, MAX_MODEL_BYTES
+from .. import reading
+from ..errors import ArgumentTypeError, ArgumentValueError, brief
+from ..limits import FOLD_BYTES, MAX_MODEL_BYTES, MAX_OPSET, SCAN_MAX_GRAPH_NODES
 
 OP_TYPES = ("Resize", "Upsample")
 #: ops a computed ``scales``/``sizes`` may be evaluated through (shape arithmetic only)
@@ -74,6 +82,8 @@ class ResizeNode:
     sources: dict = field(default_factory=dict)  # "roi"/"scales"/"sizes" -> constant | computed | inferred | runtime
     graph: str = ""              # "" for the main graph, else the path of the subgraph or function
     inputs: tuple = ()           # the node's input names
+    problem: str | None = None   # why the node cannot run or be read (scales not finite, axes out of range, ...)
+    readable: bool = True        # False: the node itself could not be read (``problem`` says why)
 
     @property
     def mode(self) -> str:
@@ -108,7 +118,7 @@ class ResizeNode:
                 "attributes": dict(self.attributes), "given": list(self.given),
                 "input_shape": _listed(self.input_shape), "output_shape": _listed(self.output_shape),
                 "roi": _listed(self.roi), "scales": _listed(self.scales), "sizes": _listed(self.sizes),
-                "sources": dict(self.sources), "graph": self.graph}
+                "sources": dict(self.sources), "graph": self.graph, "problem": self.problem}
 
 
 def _listed(value):
@@ -130,46 +140,60 @@ def _onnx():
 
 def load_model(model):
     """An ``onnx.ModelProto`` from a path, the file's bytes or a ModelProto; weights in external data files
-    are not read.  A missing file raises FileNotFoundError, a file that is not a model ArgumentValueError."""
+    are not read.  A missing or unreadable file (a FIFO, a device, more than MAX_MODEL_BYTES) raises
+    :class:`~explorer.errors.UnreadableError`, a file that is not a model ArgumentValueError."""
     onnx = _onnx()
     if isinstance(model, onnx.ModelProto):
         return model
     if isinstance(model, (bytes, bytearray, memoryview)):
-        data = bytes(model)
         where = "the given bytes"
+        data = reading.read_bytes_given(model, MAX_MODEL_BYTES, where)
     elif isinstance(model, (str, os.PathLike)):
         path = os.fspath(model)
-        if not os.path.exists(path):
-            raise FileNotFoundError(f"model file {path!r} does not exist")
-        if os.path.isdir(path):
-            raise ArgumentValueError(f"model={path!r} is a directory; give an .onnx file")
-        size = os.path.getsize(path)
-        if size > MAX_MODEL_BYTES:
-            raise ArgumentValueError(f"model file {path!r} has {size} bytes, more than one ONNX protobuf can hold "
-                                     f"({MAX_MODEL_BYTES}); keep the weights in external data files")
-        with open(path, "rb") as fh:
-            data = fh.read()
-        where = repr(path)
+        where = repr(reading.printable(path))
+        data = reading.read_file(path, MAX_MODEL_BYTES, what="model file")
     else:
         raise ArgumentTypeError(f"model must be a path to an .onnx file, its bytes or an onnx.ModelProto, "
                                 f"got {type(model).__name__}")
-    if len(data) > MAX_MODEL_BYTES:
-        raise ArgumentValueError(f"{where} has {len(data)} bytes, more than one ONNX protobuf can hold")
     try:
         proto = onnx.ModelProto()
         proto.ParseFromString(data)
-    except Exception as exc:  # noqa: BLE001 - protobuf raises its own DecodeError
-        raise ArgumentValueError(f"{where} is not an ONNX model ({type(exc).__name__}: {exc})") from None
+    except Exception as exc:  # noqa: BLE001 - protobuf raises its own DecodeError (and RecursionError when nested)
+        raise ArgumentValueError(f"{where} is not an ONNX model ({type(exc).__name__}: "
+                                 f"{reading.printable(exc)})") from None
     if not proto.HasField("graph") or not proto.opset_import:
         raise ArgumentValueError(f"{where} is not an ONNX model (no graph or no opset_import)")
+    count = graph_node_count(proto)
+    if count > SCAN_MAX_GRAPH_NODES:
+        raise ArgumentValueError(f"{where} has {count} nodes, more than the {SCAN_MAX_GRAPH_NODES} a scan reads "
+                                 "(explorer.limits.SCAN_MAX_GRAPH_NODES)")
     return proto
 
 
+def graph_node_count(model) -> int:
+    """Nodes of the model's graph, its subgraphs and its local functions (a walk without recursion)."""
+    stack, count = [model.graph], 0
+    while stack:
+        graph = stack.pop()
+        count += len(graph.node)
+        for node in graph.node:
+            for attr in node.attribute:
+                if attr.HasField("g"):
+                    stack.append(attr.g)
+                stack.extend(attr.graphs)
+    return count + sum(len(f.node) for f in model.functions)
+
+
 def model_opset(model) -> int:
-    """The opset of the default domain ('' or 'ai.onnx')."""
+    """The opset of the default domain ('' or 'ai.onnx'), from 1 to :data:`~explorer.limits.MAX_OPSET`."""
     for entry in model.opset_import:
         if entry.domain in ("", "ai.onnx"):
-            return int(entry.version)
+            version = int(entry.version)
+            if not 1 <= version <= MAX_OPSET:
+                raise ArgumentValueError(f"the model declares opset {brief(version)} of the default ONNX domain; an "
+                                         f"opset is from 1 to {MAX_OPSET} (ONNX's newest is "
+                                         f"{_onnx().defs.onnx_opset_version()})")
+            return version
     raise ArgumentValueError("the model imports no opset of the default ONNX domain")
 
 
@@ -286,11 +310,36 @@ def _tensor_bytes(tensor) -> int:
     return math.prod(int(d) for d in tensor.dims) * itemsize
 
 
-def _constant_value(node):
-    """The value of a Constant node as an array (None for a sparse or unknown attribute)."""
+def is_external(tensor) -> bool:
+    """A tensor whose data is stored in another file (never read: see the module's docstring)."""
     onnx = _onnx()
+    return tensor.data_location == onnx.TensorProto.EXTERNAL or len(tensor.external_data) > 0
+
+
+def _external_attribute(node) -> bool:
+    """A node with a tensor attribute stored as external data (a Constant, a ConstantOfShape ...)."""
+    for attr in node.attribute:
+        tensors = [attr.t] if attr.HasField("t") else []
+        tensors += list(attr.tensors)
+        if attr.HasField("sparse_tensor"):
+            tensors += [attr.sparse_tensor.values, attr.sparse_tensor.indices]
+        for sparse in attr.sparse_tensors:
+            tensors += [sparse.values, sparse.indices]
+        if any(is_external(t) for t in tensors):
+            return True
+    return False
+
+
+def _constant_value(node):
+    """The value of a Constant node as an array (None for a sparse or unknown attribute, and for a tensor stored
+    as external data: a value known only at run time)."""
+    onnx = _onnx()
+    if _external_attribute(node):
+        return None
     for attr in node.attribute:
         if attr.name == "value":
+            if _tensor_bytes(attr.t) > FOLD_BYTES:
+                return None
             return onnx.numpy_helper.to_array(attr.t)
         if attr.name in ("value_float", "value_int", "value_floats", "value_ints"):
             return np.asarray(onnx.helper.get_attribute_value(attr))
@@ -305,7 +354,7 @@ def _constant(graph: _Graph, name: str):
         seen += 1
         tensor = graph.initializer(name)
         if tensor is not None:
-            if tensor.data_location == onnx.TensorProto.EXTERNAL or _tensor_bytes(tensor) > FOLD_BYTES:
+            if is_external(tensor) or _tensor_bytes(tensor) > FOLD_BYTES:
                 return None
             return onnx.numpy_helper.to_array(tensor)
         node = graph.producer(name)
@@ -341,7 +390,8 @@ def _fold(graph: _Graph, name: str):
             budget[0] -= feeds[value_name].nbytes
             return budget[0] >= 0
         node = graph.producer(value_name)
-        if node is None or node.op_type not in FOLDABLE or node.domain not in ("", "ai.onnx"):
+        if node is None or node.op_type not in FOLDABLE or node.domain not in ("", "ai.onnx") \
+                or _external_attribute(node):
             return False
         if node.op_type in ("Shape", "Size"):
             value = _static_shape_value(graph, node)
@@ -418,9 +468,9 @@ def _attributes(node, schema) -> tuple[dict, tuple]:
     for attr in node.attribute:
         value = onnx.helper.get_attribute_value(attr)
         if isinstance(value, bytes):
-            value = value.decode()
+            value = value.decode("utf-8", errors="replace")
         elif isinstance(value, list):
-            value = tuple(v.decode() if isinstance(v, bytes) else v for v in value)
+            value = tuple(v.decode("utf-8", errors="replace") if isinstance(v, bytes) else v for v in value)
         values[attr.name] = value
         given.append(attr.name)
     return values, tuple(given)
@@ -479,7 +529,48 @@ def _upsample_attribute_scales(node, op_version: int, attributes: dict):
     return None
 
 
+def _name(node) -> str:
+    return node.name or (node.output[0] if node.output else "")
+
+
+def _problem(node, rank, axes, scales) -> str | None:
+    """Why ONNX Runtime refuses the node before it runs (measured with ONNX Runtime 1.32), or None."""
+    name = reading.printable(_name(node))
+    if axes is not None and rank is not None:
+        bad = [a for a in axes if not -rank <= a < rank]
+        if bad:
+            return (f"node {name!r}: axes={tuple(axes)} is out of range for its rank-{rank} input (ONNX Runtime: "
+                    f"\"Unexpected axis value: {bad[0]}. Expected range [{-rank}, {rank})\")")
+        if len({a % rank for a in axes}) != len(axes):
+            return f"node {name!r}: axes={tuple(axes)} repeats an axis"
+    if scales is not None:
+        if not all(math.isfinite(s) for s in scales):
+            return (f"node {name!r}: scales={tuple(scales)} holds a value that is not finite (ONNX Runtime: "
+                    "\"Scale value must be finite.\")")
+        if any(s <= 0 for s in scales):
+            return (f"node {name!r}: scales={tuple(scales)} holds a value that is not positive (ONNX Runtime: "
+                    "\"Scale value should be greater than 0.\")")
+    return None
+
+
+def _unread(graph: _Graph, node, opset: int, exc: Exception) -> ResizeNode:
+    """A node whose reading failed: its name and the reason, so the other nodes are still read."""
+    return ResizeNode(name=_name(node), op_type=node.op_type, opset=opset, op_version=opset, attributes={},
+                      given=(), input_shape=None, output_shape=None, graph=graph.path, inputs=tuple(node.input),
+                      readable=False, problem=(f"node {reading.printable(_name(node))!r} cannot be read ({type(exc).__name__}: "
+                               f"{reading.printable(exc)})"))
+
+
 def _node(graph: _Graph, node, opset: int) -> ResizeNode:
+    """One node; a node the reading fails on (a malformed attribute, an unusual tensor) comes back with its
+    ``problem`` instead of stopping the other nodes."""
+    try:
+        return _read_node(graph, node, opset)
+    except Exception as exc:  # noqa: BLE001 - the boundary with onnx and numpy: one node never stops the rest
+        return _unread(graph, node, opset, exc)
+
+
+def _read_node(graph: _Graph, node, opset: int) -> ResizeNode:
     schema = _schema(node.op_type, opset)
     op_version = schema.since_version if schema is not None else opset
     attributes, given = _attributes(node, schema)
@@ -498,6 +589,14 @@ def _node(graph: _Graph, node, opset: int) -> ResizeNode:
         scales, sources["scales"] = upsample_scales, "constant"
 
     axes = attributes.get("axes")
+    if axes is not None:
+        axes = tuple(int(a) for a in (axes if isinstance(axes, (tuple, list)) else (axes,)))
+    problem = _problem(node, rank, axes, scales)
+    if problem is not None:
+        return ResizeNode(name=_name(node), op_type=node.op_type, opset=opset, op_version=op_version,
+                          attributes=attributes, given=given, input_shape=input_shape, output_shape=output_shape,
+                          roi=roi, scales=scales, sizes=sizes, sources=sources, graph=graph.path,
+                          inputs=tuple(node.input), problem=problem)
     if axes is not None and rank is not None:
         axes = tuple(a + rank if a < 0 else a for a in axes)
         if scales is not None:
@@ -514,7 +613,7 @@ def _node(graph: _Graph, node, opset: int) -> ResizeNode:
             and all(_is_length(d) for d in output_shape):
         sizes = tuple(output_shape)
         sources["sizes"] = "inferred"
-    return ResizeNode(name=node.name or (node.output[0] if node.output else ""), op_type=node.op_type,
+    return ResizeNode(name=_name(node), op_type=node.op_type,
                       opset=opset, op_version=op_version, attributes=attributes, given=given,
                       input_shape=input_shape, output_shape=output_shape, roi=roi, scales=scales, sizes=sizes,
                       sources=sources, graph=graph.path, inputs=tuple(node.input))

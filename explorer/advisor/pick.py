@@ -25,8 +25,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..conventions.image_resize import ImageResize, check_scale, check_size
-from ..errors import ArgumentValueError, choice_error
+from .. import validate
+from ..errors import ArgumentTypeError, ArgumentValueError, brief, choice_error
 from .findings import check as check_backend
+from .knowledge import load
 from .quality import measure
 from .snippets import resize_code
 from .question import Question
@@ -127,6 +129,9 @@ def pick(image=None, *, scale=None, size=None, targets=("torch",), training=True
     image, scale, size = _resize_arguments(image, scale, size)
     priorities = _priorities(content, priorities)
     targets, frameworks = _as_tuple(targets), _as_tuple(frameworks)
+    training = validate.strict_bool(training, "training")
+    kb = load()
+    targets = tuple(kb.backend(t).id if isinstance(t, str) else _not_a_backend(t) for t in targets)
     if measured is None:
         measured = measure_candidates(image, scale=scale, size=size, align_corners=align_corners)
     candidates = []
@@ -227,6 +232,11 @@ def score(candidates, used: dict) -> None:
     for c in live:
         c.goodness = {k: GOODNESS[k](c.figures, extremes) for k in PRIORITIES}
         c.score = sum(used[k] * c.goodness[k] for k in c.goodness) / sum(used.values())
+
+
+def _not_a_backend(value):
+    raise ArgumentTypeError(f"targets must hold backend ids such as 'torch' (see explorer.backends()), got "
+                            f"{brief(value)}")
 
 
 def _as_tuple(value):

@@ -149,6 +149,8 @@ class Question:
         if not isinstance(mode, str) or not mode.strip():
             raise ArgumentValueError(f"mode must be a non-empty mode name such as 'nearest-exact', got {mode!r}")
         native = b.native_mode(mode)
+        training = validate.strict_bool(f["training"], "training")
+        deterministic = validate.strict_bool(f["deterministic"], "deterministic")
         version, resolved = target.requested_version, target.version
         converter_version = _release(f["converter_version"], "converter_version")
         device = _device(f["device"], b)
@@ -168,15 +170,16 @@ class Question:
                 raise choice_error("export", export, EXPORTS)
             export = export.strip().lower()
         opset = f["opset"]
-        if opset is not None and (isinstance(opset, bool) or not isinstance(opset, (int, np.integer)) or opset < 1):
-            raise ArgumentValueError(f"opset must be a positive integer such as 18, got {opset!r}")
+        if opset is not None:
+            opset = validate.opset(opset)
+        scale_factor = validate.scale_factor_given(f["scale_factor"], spatial_dims=int(spatial_dims))
         reference = None if f["reference"] is None else _reference_id(f["reference"])
         export, opset, defaulted = _export_defaults(kb.runtimes[b.runtime], resolved, export, opset)
         return cls(backend=b, mode=native, spelling=mode, version=resolved, requested_version=version,
-                   device=device, training=bool(f["training"]), align_corners=align_corners,
+                   device=device, training=training, align_corners=align_corners,
                    antialias=bool(antialias), spatial_dims=int(spatial_dims), dtype=normalise_dtype(f["dtype"]),
-                   deterministic=bool(f["deterministic"]), export=export, opset=None if opset is None else int(opset),
-                   scale_factor=f["scale_factor"] is not None and f["scale_factor"] is not False,
+                   deterministic=deterministic, export=export, opset=None if opset is None else int(opset),
+                   scale_factor=bool(scale_factor),
                    reference=reference, converter_version=converter_version, export_defaulted=defaulted,
                    sizes=_sizes(f["input_size"], f["output_size"]), attributes=_attributes(f["attributes"]))
 
@@ -287,7 +290,7 @@ def _reference_id(reference: str) -> str:
 def _release(value, name: str) -> str | None:
     if value is None:
         return None
-    value = str(value).strip()
+    value = validate.version_text(str(value) if validate.is_number(value) else value, name)
     parse_version(value)
     return value
 

@@ -32,15 +32,20 @@ Burn 0.22.0-pre.2 imports this node as InterpolateMode::Nearest; it ignores near
 
 from __future__ import annotations
 
+import copy
 import importlib
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from .. import validate
 from ..conventions import presets
 from ..conventions import registry
 from ..conventions.mode_names import mode_family
 from ..errors import ArgumentTypeError, ArgumentValueError
+from ..limits import SCAN_MAX_NODES, SCAN_MAX_SECONDS
+from ..reading import printable
 from .findings import SEVERITY_ORDER, Finding, check
 from .node_calls import PresetResize, measurable, onnx_call, plans_agree, problem
 from .onnx_resize import ResizeNode, load_model, resize_nodes
@@ -163,7 +168,7 @@ class Scan(list):
             shapes = f"{_shape_text(n.input_shape)} -> {_shape_text(n.output_shape)}"
             mode = _mode_text(n.attributes)
             libraries = sorted({e["library"] for e in n.equivalents}, key=_library_order)
-            rows.append((n.node, n.op_type, "" if n.opset is None else str(n.opset), shapes, mode,
+            rows.append((printable(n.node, 60), n.op_type, "" if n.opset is None else str(n.opset), shapes, mode,
                          ",".join(libraries) or "none", n.severity or "-"))
         widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
         return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows)
@@ -171,18 +176,19 @@ class Scan(list):
     def __str__(self):
         what = "training" if self.training else "inference"
         version = f" {self.version}" if self.version else ""
-        lines = [(f"{self.model}: {len(self)} resize(s); {self.backend}{version} ({what}), "
+        lines = [(f"{printable(self.model)}: {len(self)} resize(s); {self.backend}{version} ({what}), "
                  f"{self.errors} error(s)"), "", self.table()]
         for n in self:
             lines.append("")
-            lines.append(f"{n.node} ({n.op_type}{', ' + n.location if n.location else ''}): {_mode_text(n.attributes)}")
+            where = f", {printable(n.location)}" if n.location else ""
+            lines.append(f"{printable(n.node)} ({n.op_type}{where}): {_mode_text(n.attributes)}")
             for library in sorted({e["library"] for e in n.equivalents}, key=_library_order):
                 e = n.equivalent_in(library)
                 lines.append(f"  = {library} {e['mode']}{options_text(e['options'])}")
             if not n.equivalents:
                 lines.append("  = no library preset computes these weights")
             for f in n.findings:
-                lines.append("  - " + str(f).replace("\n", "\n    "))
+                lines.append("  - " + "\n    ".join(printable(part, None) for part in str(f).split("\n")))
                 for fix in f.fixes:
                     lines.append(f"      fix: {fix}")
                     lines.extend("        " + line for line in fix.code.splitlines())
@@ -197,14 +203,14 @@ def _mode_text(attributes) -> str:
     keys = ("mode", "coordinate_transformation_mode", "nearest_mode", "cubic_coeff_a", "exclude_outside",
             "antialias", "align_corners")
     mode = attributes.get("mode")
-    parts = [str(mode)]
+    parts = [printable(mode, 60)]
     for k in keys[1:]:
         v = attributes.get(k)
         if v is None or (k == "nearest_mode" and mode != "nearest") or (k == "cubic_coeff_a" and mode != "cubic"):
             continue
         if k in ("exclude_outside", "antialias") and not v:
             continue
-        parts.append(f"{k}={v}")
+        parts.append(f"{k}={printable(v, 60)}")
     return " ".join(parts)
 
 
@@ -334,7 +340,81 @@ def importer(runtime_id: str):
 
 
 # ------------------------------------------------------------------------------------------------ the scan
+def _node_key(node: ResizeNode) -> tuple:
+    """What a node's analysis depends on: nodes alike in all of it are analysed once (not its name or graph)."""
+    return (node.op_type, node.opset, node.op_version, repr(sorted(node.attributes.items(), key=str)),
+            node.input_shape, node.output_shape, node.roi, node.scales, node.sizes,
+            tuple(sorted(node.sources.items())), node.problem, node.readable)
+
+
+class _Budget:
+    """The nodes and the seconds a scan may spend analysing (:data:`SCAN_MAX_NODES`, :data:`SCAN_MAX_SECONDS`);
+    nodes alike share one analysis (the first one's, copied)."""
+
+    def __init__(self, max_nodes, max_seconds):
+        self.max_nodes = SCAN_MAX_NODES if max_nodes is None else validate.length(max_nodes, "max_nodes")
+        self.max_seconds = SCAN_MAX_SECONDS if max_seconds is None else validate.positive_number(max_seconds,
+                                                                                                 "max_seconds")
+        self.start, self.analysed, self.done = time.monotonic(), 0, {}
+
+    def spent(self) -> str | None:
+        if self.analysed >= self.max_nodes:
+            return f"the scan's budget of {self.max_nodes} distinct nodes (explorer.limits.SCAN_MAX_NODES)"
+        if time.monotonic() - self.start > self.max_seconds:
+            return f"the scan's budget of {self.max_seconds:g} s (explorer.limits.SCAN_MAX_SECONDS)"
+        return None
+
+    def scan(self, node: ResizeNode, analyse) -> ScannedNode:
+        key = _node_key(node)
+        if key in self.done:
+            return _renamed(self.done[key], node)
+        spent = self.spent()
+        if spent is not None:
+            return _unanalysed(node, f"node {printable(node.name)!r} was not analysed: {spent} was spent on the "
+                                     "nodes before it; scan a smaller model or raise the limit", "unknown")
+        self.analysed += 1
+        self.done[key] = scanned = analyse(node)
+        return scanned
+
+
+def _renamed(scanned: ScannedNode, node: ResizeNode) -> ScannedNode:
+    """A copy of another node's analysis for ``node`` (same facts, its own name and place)."""
+    out = copy.deepcopy(scanned)
+    out.node, out.location, out.source = node.name, node.graph, node
+    return out
+
+
+def _unanalysed(node: ResizeNode, message: str, status: str, severity: str = "warning",
+                error_text: str | None = None) -> ScannedNode:
+    scanned = ScannedNode(node=node.name, op_type=node.op_type, opset=node.opset, attributes=dict(node.attributes),
+                          input_shape=node.input_shape, output_shape=node.output_shape, source=node,
+                          location=node.graph)
+    scanned.findings.append(Finding(
+        severity=severity, backend=None, operation="forward", status=status, mode=node.attributes.get("mode"),
+        message=message, error_text=error_text,
+        source="explorer.advisor.onnx_resize (ONNX Runtime 1.32 attribute checks)", evidence="measured"))
+    return scanned
+
+
 def _scan_onnx_node(node: ResizeNode, target: Target, training: bool, path) -> ScannedNode:
+    """One node's analysis; whatever goes wrong in it is a finding on that node, never the end of the scan."""
+    if node.problem is not None:
+        if not node.readable:
+            found = _unanalysed(node, f"not scanned: {node.problem}", "unknown")
+        else:
+            found = _unanalysed(node, f"ONNX Runtime rejects this node: {node.problem}", "fails", "error")
+        found.findings[0].backend = target.backend.id
+        return found
+    try:
+        return _analyse_onnx_node(node, target, training, path)
+    except Exception as exc:  # noqa: BLE001 - one node's analysis never stops the others (reported on the node)
+        found = _unanalysed(node, f"not scanned: node {printable(node.name)!r} could not be analysed "
+                                  f"({type(exc).__name__}: {printable(exc)})", "unknown")
+        found.findings[0].backend = target.backend.id
+        return found
+
+
+def _analyse_onnx_node(node: ResizeNode, target: Target, training: bool, path) -> ScannedNode:
     backend = target.backend
     scanned = ScannedNode(node=node.name, op_type=node.op_type, opset=node.opset, attributes=dict(node.attributes),
                           input_shape=node.input_shape, output_shape=node.output_shape, source=node,
@@ -344,10 +424,13 @@ def _scan_onnx_node(node: ResizeNode, target: Target, training: bool, path) -> S
         call.plans()
     except ValueError as exc:
         known = node.static
+        text = str(exc)
+        if f"node {node.name!r}" not in text:  # every message names the node it is about
+            text = f"node {printable(node.name)!r}: {text}"
         scanned.findings.append(Finding(
             severity="error" if known else "warning", backend=backend.id, operation="forward",
             status="fails" if known else "unknown", mode=node.mode,
-            message=(f"ONNX Runtime rejects this node: {exc}" if known else f"not scanned: {exc}"),
+            message=(f"ONNX Runtime rejects this node: {text}" if known else f"not scanned: {text}"),
             error_text=str(exc) if known else None,
             source="explorer.conventions.libraries.onnx (ONNX Runtime 1.32 attribute checks)", evidence="measured"))
         return scanned
@@ -379,6 +462,21 @@ def _torch_reference(c: InterpolateSite) -> PresetResize:
 
 
 def _scan_torch_call(c: InterpolateSite, target: Target, training: bool, opset) -> ScannedNode:
+    """One interpolate call's analysis; a failure in it is a finding on that call, never the end of the scan."""
+    try:
+        return _analyse_torch_call(c, target, training, opset)
+    except Exception as exc:  # noqa: BLE001 - one call's analysis never stops the others (reported on the call)
+        scanned = ScannedNode(node=c.name, op_type=c.op, opset=opset, attributes=c.attributes,
+                              input_shape=c.input_shape, output_shape=c.output_shape, source=c,
+                              location=c.location or c.module)
+        scanned.findings.append(Finding(
+            severity="warning", backend=target.backend.id, operation="forward", status="unknown", mode=c.mode,
+            message=f"not scanned: call {printable(c.name)!r} could not be analysed ({type(exc).__name__}: "
+                    f"{printable(exc)})", source="explorer.advisor.torch_resize", evidence="measured"))
+        return scanned
+
+
+def _analyse_torch_call(c: InterpolateSite, target: Target, training: bool, opset) -> ScannedNode:
     scanned = ScannedNode(node=c.name, op_type=c.op, opset=opset, attributes=c.attributes,
                           input_shape=c.input_shape, output_shape=c.output_shape, source=c,
                           location=c.location or c.module)
@@ -406,7 +504,7 @@ def _is_torch_module(model) -> bool:
 
 
 def scan(model, example_inputs=None, backend=None, training=False, version=None, device=None,
-         opset=None) -> Scan:
+         opset=None, *, max_nodes=None, max_seconds=None) -> Scan:
     """Every resize in ``model`` with its equivalents and the findings for ``backend``.
 
     ``model`` is an ONNX model (a path, the file's bytes or an ``onnx.ModelProto``) or a ``torch.nn.Module``
@@ -415,13 +513,19 @@ def scan(model, example_inputs=None, backend=None, training=False, version=None,
     its opset is read from the file.  For a module, ``opset`` adds what ``torch.onnx.export`` at that opset
     does.  ``backend``: any id of :func:`explorer.backends` (default ``onnxruntime`` for an ONNX model,
     ``torch`` for a module); ``version``, ``device`` and ``training`` as in :func:`explorer.check`.
+
+    A model is untrusted input: one node that cannot be read or analysed is a finding on that node and the
+    others are scanned; nodes alike (attributes, shapes, sizes) are analysed once; at most ``max_nodes``
+    distinct nodes are analysed, for at most ``max_seconds`` (:data:`~explorer.limits.SCAN_MAX_NODES`,
+    :data:`~explorer.limits.SCAN_MAX_SECONDS`), and the nodes past the budget get a warning saying so.
     """
     torch_module = _is_torch_module(model)
+    training = validate.strict_bool(training, "training")
+    budget = _Budget(max_nodes, max_seconds)
     target = Target.of(backend or ("torch" if torch_module else "onnxruntime"), version, device)
-    training = bool(training)
     if torch_module:
-        if opset is not None and (isinstance(opset, bool) or not isinstance(opset, (int, np.integer)) or opset < 7):
-            raise ArgumentValueError(f"opset={opset!r} is not valid; give the ONNX opset you export with, e.g. 18")
+        if opset is not None:
+            opset = validate.opset(opset, minimum=7, hint="the ONNX opset you export with, e.g. 18")
         calls = interpolate_calls(model, example_inputs)
         nodes = [_scan_torch_call(c, target, training, opset) for c in calls]
         name = type(model).__name__
@@ -434,7 +538,8 @@ def scan(model, example_inputs=None, backend=None, training=False, version=None,
                                     f"torch.nn.Module, got {type(model).__name__}")
         path = str(model) if isinstance(model, (str,)) or hasattr(model, "__fspath__") else "model.onnx"
         proto = load_model(model)
-        nodes = [_scan_onnx_node(node, target, training, path) for node in resize_nodes(proto, example_inputs)]
+        nodes = [budget.scan(node, lambda n: _scan_onnx_node(n, target, training, path))
+                 for node in resize_nodes(proto, example_inputs)]
         name = path
     return Scan(nodes, target.backend.id, target.version, training, target.device, name)
 

@@ -388,14 +388,17 @@ class Band:
         dtype = x3.dtype
         row_bytes = max(x3.shape[0] * x3.shape[2] * dtype.itemsize, 1)
         step = max(1, TEMPORARY_TILE_BYTES // row_bytes)  # the gathered taps and products: a tile at a time
-        for lo in range(0, self.rows, step):
-            length = self.length[lo:lo + step]
-            for k in range(self.weights.shape[1]):
-                rows = lo + np.nonzero(length > k)[0]
-                if rows.size == 0:
-                    break
-                w = self.weights[rows, k].astype(dtype)[None, :, None]
-                out3[:, rows, :] += x3[:, self.start[rows] + k, :] * w
+        # a tap of weight 0 on an infinity gives NaN (0 * inf), as in the libraries' own products: the value is
+        # the point, numpy's RuntimeWarning about it is not
+        with np.errstate(invalid="ignore", over="ignore"):
+            for lo in range(0, self.rows, step):
+                length = self.length[lo:lo + step]
+                for k in range(self.weights.shape[1]):
+                    rows = lo + np.nonzero(length > k)[0]
+                    if rows.size == 0:
+                        break
+                    w = self.weights[rows, k].astype(dtype)[None, :, None]
+                    out3[:, rows, :] += x3[:, self.start[rows] + k, :] * w
         return out3
 
 

@@ -17,6 +17,9 @@ from typing import Callable
 
 import numpy as np
 
+from .. import validate
+from ..errors import choice_error
+
 
 @dataclass(frozen=True)
 class Geometry:
@@ -286,10 +289,33 @@ def source_coordinates(n: int, m: int, transform: str, arithmetic: str = "float6
                        f: float | None = None, roi=None) -> tuple[np.ndarray, float]:
     """Source coordinate of every output sample, and the step, for one axis.
 
+    Every argument is checked (lengths from 1 to MAX_AXIS_LENGTH, a known transform and arithmetic, a positive
+    finite factor) and the memory of the ``m`` coordinates before they are allocated.
+
     >>> x, step = source_coordinates(4, 3, "half_pixel")
     >>> x.round(4).tolist(), round(float(step), 4)
     ([0.1667, 1.5, 2.8333], 1.3333)
+    >>> source_coordinates(4, 0, "half_pixel")
+    Traceback (most recent call last):
+    ...
+    explorer.errors.ArgumentValueError: m must be at least 1, got 0
     """
+    from .memory import require
+
+    n, m = validate.length(n, "n"), validate.length(m, "m")
+    if not isinstance(transform, str) or transform not in TRANSFORMS:
+        raise choice_error("transform", transform, TRANSFORMS)
+    if not isinstance(arithmetic, str) or arithmetic not in ARITHMETIC:
+        raise choice_error("arithmetic", arithmetic, ARITHMETIC)
+    if f is not None:
+        f = validate.positive_number(f, "f")
+    require(3 * 8 * m, f"the source coordinates of {m} output samples", hint="choose a smaller m")
+    return coordinates(n, m, transform, arithmetic, f, roi)
+
+
+def coordinates(n: int, m: int, transform: str, arithmetic: str = "float64", f: float | None = None,
+                roi=None) -> tuple[np.ndarray, float]:
+    """:func:`source_coordinates` for arguments already checked (the plan builder's call)."""
     t = TRANSFORMS[transform]
     step_dtype, dtype, coordinate_dtype, _ = ARITHMETIC[arithmetic]
     step = t.step(Geometry(n, m, f, roi, step_dtype))

@@ -34,8 +34,8 @@ from .coords import (
     FLOAT32_KERNEL_ARGUMENT,
     TRANSFORMS,
     Geometry,
+    coordinates,
     nearest_indices,
-    source_coordinates,
 )
 from .kernels import KERNELS
 from .memory import require
@@ -78,7 +78,7 @@ def _coordinates(n, m, spec: Spec, scale, roi):
     """The source coordinates and the step; a ValueError when they are not finite numbers (a roi or a scale
     so large that the library's arithmetic overflows)."""
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):  # checked below, said plainly
-        x, step = source_coordinates(n, m, spec.coordinate_transformation_mode, spec.index_arithmetic, scale, roi)
+        x, step = coordinates(n, m, spec.coordinate_transformation_mode, spec.index_arithmetic, scale, roi)
     if not (np.isfinite(step) and np.isfinite(x).all()):
         given = ", ".join(f"{k}={v!r}" for k, v in (("scale_factor", scale), ("roi", roi)) if v is not None)
         raise ArgumentValueError(f"the source coordinates of {n} -> {m} samples under {spec!r} overflow "

@@ -136,7 +136,7 @@ def test_unreadable_files_are_skipped_with_a_warning(capsys, tmp_path):
     code, out, _ = run(capsys, "lint", str(tmp_path), "--backend", "burn-tch")
     assert code == 1 and "a.py:7" in out
     for name, why in (("broken.py", "broken symbolic link"), ("pipe.py", "not a regular file"),
-                      ("big.json", "above the limit"), ("bad.py", "Python cannot parse it")):
+                      ("big.json", "more than the limit"), ("bad.py", "Python cannot parse it")):
         assert any(line.startswith("warning: ") and name in line and why in line for line in out.splitlines()), name
     assert "4 file(s) skipped" in out
 

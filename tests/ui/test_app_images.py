@@ -210,7 +210,7 @@ def test_special_files_are_refused_before_they_are_opened(tmp_path):
                           text=True, timeout=60, check=False)
     lines = proc.stdout.splitlines()
     assert proc.returncode == 0, proc.stderr[-2000:]
-    assert "is a named pipe, not an image file" in lines[0]
+    assert "is a named pipe (FIFO), not a regular file" in lines[0]
     assert "'/dev/zero' is a character device" in lines[1]
     assert "is a directory" in lines[2]
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ... import reading, validate
 from ...errors import choice_error
 from ...limits import MAX_MODEL_BYTES
 from ..findings import SEVERITY_ORDER
@@ -33,7 +34,7 @@ from .config import read_config
 from .judge import Condition, Issue, Judge, Question
 from .python import calls_any, module_name, read_python, wrapper_of
 from .rust import lex, read_rust
-from .sites import Arg, Site
+from .sites import Arg, Site, snippet_of
 
 LintIssue = Issue
 READERS = {"python": read_python, "rust": read_rust, "config": read_config}
@@ -98,58 +99,80 @@ def lint(path, backend: str, training: bool | None = None, version=None, device=
     ``path`` (``tests``, ``*.json``, ``src/gen/*``).  ``baseline`` is a file written by ``lint --write-baseline``:
     the findings it lists do not fail the run.  Paths in the report are relative to ``path``.
     """
-    if min_severity not in SEVERITY_ORDER:
+    if not isinstance(min_severity, str) or min_severity not in SEVERITY_ORDER:
         raise choice_error("min_severity", min_severity, SEVERITY_ORDER)
+    training = validate.strict_bool(training, "training", allow_none=True)
     question = Question.of(backend, training=training, version=version, device=device, export=export,
                            opset=opset, dtype=dtype, deterministic=deterministic, reference=reference,
                            converter_version=converter_version)  # a clear error before anything is read
     judge = Judge(question)
     known = suppress.read_baseline(baseline) if baseline is not None else None
-    root = Path(path)
+    root = Path(path) if not isinstance(path, str) or path.strip() else path
     report = LintReport(question=question, root=str(root))
     limit = SEVERITY_ORDER[min_severity]
     conditions: dict = {}
+    tree = root if files.is_directory(root) else None  # reads stay inside a linted directory
     read = []   # (relative, reader, text, sites) of every source, judged once all are read
     for file, relative, reader in files.walk(root, include, exclude, report.skipped):
         report.files += 1
-        if reader == "onnx":
-            _scan_model(file, relative, judge, report, conditions, limit, known)
+        try:
+            if reader == "onnx":
+                _scan_model(file, relative, judge, report, conditions, limit, known, tree)
+                continue
+            text, sites = _read_sites(file, relative, reader, report, tree)
+        except Exception as exc:  # noqa: BLE001 - one file never aborts the run: it is skipped, with the reason
+            _skip(report, relative, exc)
             continue
-        text, sites = _read_sites(file, relative, reader, report)
         read.append((relative, reader, text, sites))
     read = _follow_wrappers(read)
     found = overrides.overridden([s for *_, sites in read for s in sites],
                                  [(r, kind, t) for r, kind, t, _ in read if kind in ("python", "config")])
     for relative, reader, text, sites in read:
-        if not sites:
-            continue
-        comments = _comments(reader, text)
-        for site in overrides.apply(found, sites):
-            site.extra.pop("wrapper", None)
-            report.sites.append(site)
-            verdict = judge.judge(site)
-            if not verdict.judged:
-                report.not_judged.append(site)
-                continue
-            _add_conditions(conditions, verdict, site)
-            for issue in verdict.issues:
-                _file_issue(report, issue, site, comments, limit, known)
+        try:
+            _judge_file(reader, text, overrides.apply(found, sites), judge, report, conditions, limit, known)
+        except Exception as exc:  # noqa: BLE001 - as above
+            _skip(report, relative, exc)
     report.conditions = list(conditions.values())
     report.sort(key=lambda i: (i.site.path, i.site.line, SEVERITY_ORDER[i.severity], i.rule))
     return report
 
 
-def _read_sites(file, relative: str, reader: str, report: LintReport) -> tuple[str, list]:
+def _skip(report: LintReport, relative: str, exc: Exception) -> None:
+    report.skipped.append(files.Skipped(relative, f"the linter failed on it ({type(exc).__name__}: "
+                                                  f"{reading.printable(exc)})"))
+
+
+def _judge_file(reader: str, text: str, sites: list, judge: Judge, report: LintReport, conditions: dict,
+                limit: int, known) -> None:
+    """One file's sites, judged and filed into the report (every site is judged before anything is filed, so a
+    file the linter fails on halfway leaves the report as it was: the caller reports it as skipped)."""
+    if not sites:
+        return
+    comments = _comments(reader, text)
+    verdicts = [(site, judge.judge(site)) for site in sites]
+    for site, verdict in verdicts:
+        site.extra.pop("wrapper", None)
+        report.sites.append(site)
+        if not verdict.judged:
+            report.not_judged.append(site)
+            continue
+        _add_conditions(conditions, verdict, site)
+        for issue in verdict.issues:
+            _file_issue(report, issue, site, comments, limit, known)
+
+
+def _read_sites(file, relative: str, reader: str, report: LintReport, tree=None) -> tuple[str, list]:
     """(text, resize sites) of one source file; a file that cannot be read or parsed is reported as skipped."""
     try:
-        text = files.read_text(file)
+        text = files.read_text(file, root=tree, python=reader == "python")
     except OSError as exc:
         report.skipped.append(files.Skipped(relative, str(exc)))
         return "", []
     try:
         return text, READERS[reader](text, relative)
     except SyntaxError as exc:
-        report.skipped.append(files.Skipped(relative, f"Python cannot parse it (line {exc.lineno}: {exc.msg})"))
+        report.skipped.append(files.Skipped(relative, f"Python cannot parse it (line {exc.lineno}: "
+                                                      f"{reading.printable(exc.msg)})"))
     except (RecursionError, MemoryError, ValueError) as exc:
         report.skipped.append(files.Skipped(relative, f"cannot be read as {reader} ({type(exc).__name__})"))
     return text, []
@@ -213,18 +236,21 @@ def _file_issue(report: LintReport, issue, site, comments, limit: int, known) ->
 
 
 def _scan_model(file, relative: str, judge: Judge, report: LintReport, conditions: dict, limit: int,
-                known=None) -> None:
+                known=None, tree=None) -> None:
     """An ``.onnx`` file, through :func:`explorer.advisor.scan`: one site per Resize/Upsample node, on the line
     of its position in the graph (nodes of subgraphs counted depth-first)."""
+    from ..onnx_resize import load_model
+
     q = judge.question
     try:
-        data = files.read_bytes(file, MAX_MODEL_BYTES)
+        data = files.read_bytes(file, MAX_MODEL_BYTES, tree)
     except OSError as exc:
         report.skipped.append(files.Skipped(relative, str(exc)))
         return
     try:
-        nodes = scan(data, backend=judge.backend.id, training=q.trains, version=q.version, device=q.device)
-        positions = _node_positions(data)
+        proto = load_model(data)
+        nodes = scan(proto, backend=judge.backend.id, training=q.trains, version=q.version, device=q.device)
+        positions = _node_positions(proto)
     except (ImportError, ValueError, TypeError) as exc:
         report.skipped.append(files.Skipped(relative, f"cannot be read as an ONNX model ({exc})"))
         return
@@ -233,7 +259,8 @@ def _scan_model(file, relative: str, judge: Judge, report: LintReport, condition
     for node, position in zip(nodes, positions):
         site = Site(path=relative, line=position, column=1, library="onnx", api=f"onnx:{node.op_type}",
                     mode=Arg.known(node.attributes.get("mode", "nearest")), kind="node",
-                    snippet=f"node {position} {node.node!r} ({node.op_type}, {node.attributes.get('mode')})")
+                    snippet=snippet_of(f"node {position} {reading.printable(node.node, 80)!r} ({node.op_type}, "
+                                       f"{reading.printable(node.attributes.get('mode'), 40)})"))
         report.sites.append(site)
         for f in node.findings:
             if f.status == "supported" and f.severity == "info":
@@ -250,24 +277,24 @@ def _scan_model(file, relative: str, judge: Judge, report: LintReport, condition
             _file_issue(report, issue, site, {}, limit, known)  # a model file has no comments to suppress with
 
 
-def _node_positions(data: bytes) -> list[int]:
-    """1-based positions of the Resize/Upsample nodes among all nodes, subgraphs depth-first."""
-    import onnx
-
-    model = onnx.load_from_string(data)
+def _node_positions(model) -> list[int]:
+    """1-based positions of the Resize/Upsample nodes among all nodes, subgraphs depth-first (an explicit stack:
+    no recursion however deep the subgraphs nest)."""
     positions, counter = [], 0
-
-    def walk(graph):
-        nonlocal counter
-        for node in graph.node:
-            counter += 1
-            if node.op_type in ("Resize", "Upsample") and node.domain in ("", "ai.onnx"):
-                positions.append(counter)
-            for attribute in node.attribute:
-                for sub in ([attribute.g] if attribute.HasField("g") else []) + list(attribute.graphs):
-                    walk(sub)
-
-    walk(model.graph)
+    stack = [iter(model.graph.node)]
+    while stack:
+        node = next(stack[-1], None)
+        if node is None:
+            stack.pop()
+            continue
+        counter += 1
+        if node.op_type in ("Resize", "Upsample") and node.domain in ("", "ai.onnx"):
+            positions.append(counter)
+        subs = []
+        for attribute in node.attribute:
+            subs += ([attribute.g] if attribute.HasField("g") else []) + list(attribute.graphs)
+        for sub in reversed(subs):
+            stack.append(iter(sub.node))
     return positions
 
 

@@ -22,7 +22,7 @@ import re
 
 from ...conventions import mode_names as names
 from . import apis
-from .sites import Arg, Site, source_lines
+from .sites import Arg, Site, snippet_of, source_lines
 
 _TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|[\w\-.]+|\S')
 KEY_WORDS = ("interp", "upsampl", "resiz", "resampl", "mode")
@@ -105,7 +105,7 @@ def read_config(text: str, path: str) -> list[Site]:
                                 antialias=Arg.known(api.defaults.get("antialias", False), "api-default"),
                                 rank=Arg.known(api.rank, "implied") if api.rank else Arg.unknown("the input's rank"),
                                 runs="host" if api.runs in ("host", "input") else "model", kind="config",
-                                snippet=line.strip()[:200])
+                                snippet=snippet_of(line))
                     site.extra["api"] = api
                     if api.antialias_modes is not None:
                         site.extra["antialias_modes"] = api.antialias_modes
@@ -120,7 +120,7 @@ def read_config(text: str, path: str) -> list[Site]:
             library, mode = spelled
             sites.append(Site(path=path, line=number, column=column + 1, library=library, api=f"config:{key}",
                               mode=Arg.known(mode), rank=Arg.unknown("the input's rank"), runs="model",
-                              kind="config", snippet=line.strip()[:200]))
+                              kind="config", snippet=snippet_of(line)))
     for site in sites:
         site.extra.pop("api", None)
     return sites

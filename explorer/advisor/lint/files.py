@@ -1,8 +1,11 @@
 """The files a lint run reads: which ones (suffixes, ``--include``/``--exclude``), and reading them safely.
 
-Only regular files are opened, without blocking (a FIFO named ``model.py`` is skipped, never waited on), and
-at most :data:`~explorer.limits.LINT_MAX_FILE_BYTES` bytes; a broken symlink, a directory that cannot be
-listed or a file that cannot be read is skipped with a warning, and the scan goes on.
+A source tree is untrusted input (``docs/threat-model.md``); files are read through :mod:`explorer.reading`:
+only regular files, without blocking (a FIFO named ``model.py`` is skipped, never waited on), at most
+:data:`~explorer.limits.LINT_MAX_FILE_BYTES` bytes, and only inside the tree (a symbolic link to
+``/etc/passwd`` or ``/proc/self/environ`` is skipped, its lines never quoted in a report).  A broken symlink,
+a directory that cannot be listed or a file that cannot be read is skipped with a warning, and the scan goes
+on.  Python sources are decoded as Python decodes them (a UTF-8 byte-order mark, a ``coding:`` line).
 
 >>> matches("tests/unit/test_up.py", ["tests"]), matches("src/up.py", ["tests"]), matches("a/b.py", ["*.py"])
 (True, False, True)
@@ -11,11 +14,15 @@ listed or a file that cannot be read is skipped with a warning, and the scan goe
 from __future__ import annotations
 
 import fnmatch
+import io
 import os
 import stat
+import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 
+from ... import reading
+from ...errors import ArgumentValueError
 from ...limits import LINT_MAX_FILE_BYTES
 
 #: Suffix -> reader.
@@ -32,7 +39,7 @@ class Skipped:
     reason: str
 
     def __str__(self):
-        return f"{self.path}: skipped: {self.reason}"
+        return f"{reading.printable(self.path, None)}: skipped: {reading.printable(self.reason, 400)}"
 
 
 def matches(relative: str, patterns) -> bool:
@@ -54,6 +61,9 @@ def matches(relative: str, patterns) -> bool:
 
 def walk(root, include=(), exclude=(), skipped: list | None = None):
     """(path, path relative to the root, reader) of every file to lint under ``root`` (a file or a directory)."""
+    if isinstance(root, (str, bytes)) and not root.strip():
+        raise ArgumentValueError(f"path={root!r} is empty; give a file or a directory ('.' for the working "
+                                 "directory)")
     root = Path(root)
     skipped = skipped if skipped is not None else []
     try:
@@ -84,38 +94,36 @@ def walk(root, include=(), exclude=(), skipped: list | None = None):
             yield path, relative, reader
 
 
-def read_bytes(path, limit: int = LINT_MAX_FILE_BYTES) -> bytes:
-    """At most ``limit`` bytes of a regular file, without blocking; OSError (with a reason) otherwise."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-    try:
-        fd = os.open(path, flags)
-    except FileNotFoundError:
-        raise OSError("a broken symbolic link or a file that vanished") from None
-    except OSError as exc:
-        raise OSError(f"cannot open it ({exc.strerror})") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise OSError("not a regular file (a FIFO, socket or device)")
-        if info.st_size > limit:
-            raise OSError(f"{info.st_size} bytes, above the limit of {limit} bytes")
-        chunks, total = [], 0
-        while True:
-            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-            if total > limit:
-                raise OSError(f"more than {limit} bytes")
-        return b"".join(chunks)
-    except OSError as exc:
-        if exc.args and isinstance(exc.args[0], str):
-            raise
-        raise OSError(f"cannot read it ({exc.strerror})") from None
-    finally:
-        os.close(fd)
+def read_bytes(path, limit: int = LINT_MAX_FILE_BYTES, root=None) -> bytes:
+    """At most ``limit`` bytes of a regular file inside ``root`` (when given), without blocking;
+    :class:`~explorer.errors.UnreadableError` (an OSError, with the reason) otherwise."""
+    return reading.read_file(path, limit, root=root, what="the file")
 
 
-def read_text(path, limit: int = LINT_MAX_FILE_BYTES) -> str:
-    return read_bytes(path, limit).decode("utf-8", errors="replace")
+def read_text(path, limit: int = LINT_MAX_FILE_BYTES, root=None, python: bool = False) -> str:
+    """The text of a file (see :func:`read_bytes`); ``python``: decoded as Python decodes a source."""
+    data = read_bytes(path, limit, root)
+    return decode_python(data) if python else reading.decode(data)
+
+
+def decode_python(data: bytes) -> str:
+    """A Python source's text: the encoding its ``coding:`` line or byte-order mark names (UTF-8 by default),
+    undecodable bytes replaced; the byte-order mark itself is not part of the text."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except (SyntaxError, LookupError):
+        encoding = "utf-8"
+    if encoding == "utf-8-sig" or data.startswith(b"\xef\xbb\xbf"):
+        return reading.decode(data)
+    try:
+        return data.decode(encoding, errors="replace")
+    except LookupError:
+        return reading.decode(data)
+
+
+def is_directory(path) -> bool:
+    """Whether ``path`` is a directory (following a symbolic link given as the root itself)."""
+    try:
+        return stat.S_ISDIR(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False

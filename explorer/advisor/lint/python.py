@@ -25,13 +25,17 @@ and conditional expressions; what stays unknown is reported as unknown.
 from __future__ import annotations
 
 import ast
+import bisect
 import re
+from collections import deque
 from dataclasses import dataclass
+
+import numpy as np
 
 from ...conventions import registry
 from . import apis
 from .context import TRAINS, path_context
-from .sites import CERTAIN, Arg, Site, source_lines
+from .sites import CERTAIN, Arg, Site, snippet_of, source_lines
 
 MAX_DEPTH = 8
 #: Cheap text test before parsing: a file without any of these words (or a declared API's last name) has no site.
@@ -149,6 +153,10 @@ def _positioned_children(node):
             yield from _positioned_children(child)
 
 
+#: A node with more children than this has them sorted by position once, and searched by bisection.
+_MANY_CHILDREN = 16
+
+
 def _contains(node, target) -> bool:
     return (node.lineno, node.col_offset) <= target[:2] and target[2:] <= (node.end_lineno, node.end_col_offset)
 
@@ -251,6 +259,11 @@ class _Module:
         self.wrappers = wrappers or {}
         self.lines = source_lines(text)
         self.parent: dict = {}
+        self._sorted_children: dict = {}
+        self._line_bytes: dict = {}
+        self._segment_matches: dict = {}
+        self._blocks: dict = {}
+        self._conditional: dict = {}
         self.imports: dict[str, str] = {}
         self.imports_pil = False
         self.classes: dict[str, ast.ClassDef] = {}
@@ -289,6 +302,28 @@ class _Module:
         self.callees = callees() | set(self.subclass_api) | set(self.wrappers)
 
     # ----------------------------------------------------------------------------------------- scopes
+    def child_containing(self, current, target):
+        """The child of ``current`` (with a position) whose source range contains ``target``, or None.  A node
+        with many children (a module's body) has them sorted once and bisected: descending to a node costs its
+        depth, not the size of the module."""
+        entry = self._sorted_children.get(current)
+        if entry is None:
+            children = list(_positioned_children(current))
+            if len(children) <= _MANY_CHILDREN:
+                return next((c for c in children if _contains(c, target)), None)
+            children.sort(key=lambda c: (c.lineno, c.col_offset))
+            entry = self._sorted_children[current] = (children, [(c.lineno, c.col_offset) for c in children])
+        children, starts = entry
+        k = bisect.bisect_right(starts, target[:2]) - 1
+        while k >= 0:  # siblings do not overlap: the last one starting at or before the target, if it contains it
+            if _contains(children[k], target):
+                return children[k]
+            if children[k].end_lineno is not None and (children[k].end_lineno, children[k].end_col_offset) \
+                    < target[:2]:
+                return None
+            k -= 1
+        return None
+
     def locate(self, node) -> None:
         """Record the parents of ``node`` by descending from the module along the nodes that contain it."""
         if node in self.parent or node is self.tree or not hasattr(node, "lineno"):
@@ -296,16 +331,13 @@ class _Module:
         target = (node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)
         current = self.tree
         while True:
-            for child in _positioned_children(current):
-                if child is node:
-                    self.parent[node] = current
-                    return
-                if _contains(child, target):
-                    self.parent[child] = current
-                    current = child
-                    break
-            else:
+            child = self.child_containing(current, target)
+            if child is None:
                 return
+            self.parent[child] = current
+            if child is node:
+                return
+            current = child
 
     def ancestors(self, node):
         self.locate(node)
@@ -328,9 +360,9 @@ class _Module:
     def _assignments(body) -> dict[str, list]:
         """name -> [(value node, statement)] for simple assignments in a body (not inside nested defs)."""
         out: dict[str, list] = {}
-        stack = list(body)
+        stack = deque(body)
         while stack:
-            stmt = stack.pop(0)
+            stmt = stack.popleft()
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
                 continue
             if isinstance(stmt, ast.Assign):
@@ -571,7 +603,10 @@ class _Module:
         """``name["key"] = value`` statements in the enclosing function: keys a dict may or may not hold."""
         funcs = self.functions(at)
         scope = funcs[0] if funcs else self.tree
-        out = {}
+        key = (scope, name)
+        if key in self._conditional:  # each scope's statements are read once per name
+            return self._conditional[key]
+        out = self._conditional[key] = {}
         for node in _statements(scope.body):
             if isinstance(node, ast.Assign):
                 for t in node.targets:
@@ -592,25 +627,44 @@ class _Module:
                 continue
             offset = m.start(1)
             line = _bisect(starts, offset)
-            col = len(self.text[starts[line - 1]:offset].encode("utf-8"))
+            col = self.byte_column(line, offset - starts[line - 1])
             call = self.call_named(line, col, len(name.encode("utf-8")))
             if call is not None and id(call) not in seen:
                 seen.add(id(call))
                 yield call
+
+    def line_bytes(self, line: int):
+        """None for an ASCII line (characters are bytes), else the UTF-8 length of the line before each
+        character (computed once per line)."""
+        if line not in self._line_bytes:
+            text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+            self._line_bytes[line] = None if text.isascii() else np.concatenate(
+                ([0], np.cumsum([len(ch.encode("utf-8", errors="replace")) for ch in text])))
+        return self._line_bytes[line]
+
+    def byte_column(self, line: int, chars: int) -> int:
+        """UTF-8 bytes of the first ``chars`` characters of a line (what ast's col_offset counts)."""
+        table = self.line_bytes(line)
+        return chars if table is None else int(table[min(chars, len(table) - 1)])
+
+    def char_column(self, line: int, byte: int) -> int:
+        """Characters in the first ``byte`` UTF-8 bytes of a line (a character cut in the middle counts)."""
+        table = self.line_bytes(line)
+        if table is None:
+            return min(byte, len(self.lines[line - 1]) if 0 < line <= len(self.lines) else 0)
+        return int(np.searchsorted(table, byte, side="left"))
 
     def call_named(self, line: int, col: int, length: int):
         """The innermost Call whose callee name occupies (line, col .. col+length), or None."""
         target = (line, col, line, col + length)
         current, path = self.tree, []
         while True:
-            for child in _positioned_children(current):
-                if _contains(child, target):
-                    self.parent[child] = current
-                    current = child
-                    path.append(child)
-                    break
-            else:
+            child = self.child_containing(current, target)
+            if child is None:
                 break
+            self.parent[child] = current
+            current = child
+            path.append(child)
         for node in reversed(path):
             if isinstance(node, ast.Call):
                 func = node.func
@@ -1058,8 +1112,7 @@ class _Module:
             if isinstance(node, ast.ClassDef):
                 if not self.is_model_class(node):
                     return None
-                segment = "\n".join(self.lines[node.lineno - 1:node.end_lineno])
-                return not re.search(r"requires_grad\s*=\s*False|requires_grad_\(\s*False", segment)
+                return not self.segment_says(node, r"requires_grad\s*=\s*False|requires_grad_\(\s*False")
         return None
 
     def exported(self, call) -> bool | None:
@@ -1100,10 +1153,36 @@ class _Module:
                 for deco in node.decorator_list:
                     if self.qualify(deco.func if isinstance(deco, ast.Call) else deco, node) in apis.ENABLE_GRAD:
                         return True
-                segment = "\n".join(self.lines[node.lineno - 1:node.end_lineno])
-                if re.search(r"\.backward\s*\(|autograd\.grad\s*\(", segment):
+                if self.segment_says(node, r"\.backward\s*\(|autograd\.grad\s*\("):
                     return True
         return False
+
+    def segment_says(self, node, pattern: str) -> bool:
+        """Whether the source lines of a class or function match ``pattern`` (each node's text searched once)."""
+        key = (node, pattern)
+        if key not in self._segment_matches:
+            segment = "\n".join(self.lines[node.lineno - 1:node.end_lineno])
+            self._segment_matches[key] = re.search(pattern, segment) is not None
+        return self._segment_matches[key]
+
+    def block_facts(self, node, field_name):
+        """({id(statement): its index}, (index, test) of the first ``if <device test>: ... return`` without an
+        else) of one block of statements, computed once per block."""
+        key = (node, field_name)
+        if key not in self._blocks:
+            block = getattr(node, field_name, None)
+            if not isinstance(block, list):
+                self._blocks[key] = None
+            else:
+                guard = None
+                for k, stmt in enumerate(block):
+                    test = _device_test(stmt.test) if isinstance(stmt, ast.If) and not stmt.orelse else None
+                    if test is not None and stmt.body and isinstance(
+                            stmt.body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break)):
+                        guard = (k, test)
+                        break
+                self._blocks[key] = ({id(stmt): k for k, stmt in enumerate(block)}, guard)
+        return self._blocks[key]
 
     def is_model_class(self, cls, depth: int = 0) -> bool:
         if depth > MAX_DEPTH:
@@ -1127,16 +1206,16 @@ class _Module:
             test = _device_test(node.test) if isinstance(node, ast.If) else None
             if test is not None:
                 device, equal = test
-                return {"only_on": (device,)} if (child in node.body) == equal else {"not_on": (device,)}
+                in_body = id(child) in self.block_facts(node, "body")[0]
+                return {"only_on": (device,)} if in_body == equal else {"not_on": (device,)}
             for field_name in ("body", "orelse", "finalbody"):
-                block = getattr(node, field_name, None)
-                if isinstance(block, list) and child in block:
-                    for stmt in block[:block.index(child)]:
-                        test = _device_test(stmt.test) if isinstance(stmt, ast.If) and not stmt.orelse else None
-                        if test is not None and stmt.body and isinstance(
-                                stmt.body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break)):
-                            device, equal = test
-                            return {"not_on": (device,)} if equal else {"only_on": (device,)}
+                facts = self.block_facts(node, field_name)
+                if facts is None or id(child) not in facts[0]:
+                    continue
+                guard = facts[1]
+                if guard is not None and guard[0] < facts[0][id(child)]:
+                    device, equal = guard[1]
+                    return {"not_on": (device,)} if equal else {"only_on": (device,)}
             child = node
         return {}
 
@@ -1183,8 +1262,7 @@ class _Module:
             line, byte = func.end_lineno, func.end_col_offset - len(func.attr.encode("utf-8"))
         else:
             line, byte = call.lineno, call.col_offset
-        text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
-        return line, len(text.encode("utf-8")[:byte].decode("utf-8", errors="replace")) + 1
+        return line, self.char_column(line, byte) + 1
 
     def snippet(self, line: int) -> str:
-        return self.lines[line - 1].strip()[:200] if 0 < line <= len(self.lines) else ""
+        return snippet_of(self.lines[line - 1]) if 0 < line <= len(self.lines) else ""

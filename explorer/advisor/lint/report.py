@@ -1,6 +1,8 @@
 """A lint report as text, JSON, SARIF 2.1.0 or GitHub Actions annotations.
 
-Text has one line per site: its most severe finding, how many more there are, and the top fix; then the
+Text is written for a terminal and a CI log: every line is escaped (:func:`explorer.reading.printable`), so a
+file name, a node name or a message holding a newline or an ANSI escape cannot forge a finding or colour
+the log.  Text has one line per site: its most severe finding, how many more there are, and the top fix; then the
 conditions (with ``--min-severity info``), the skipped files and a count.  JSON has everything; SARIF is what
 code-scanning services read; ``github`` prints workflow commands that annotate the pull request.
 """
@@ -11,6 +13,7 @@ import json
 import os
 from collections import defaultdict
 
+from ...reading import printable
 from ..findings import SEVERITY_ORDER
 from . import LintReport
 
@@ -70,7 +73,7 @@ def text(report: LintReport, root_label: str | None = None, show_info: bool = Fa
         fix = next((f for i in issues for f in i.fixes), None)
         if fix is not None:
             line += f" fix: {fix.description}"
-        out.append(line)
+        out.append(printable(line, None))
     if show_info and report.conditions:
         out.append("")
         out.append("Conditions (findings that depend on what the code does not say):")
@@ -78,12 +81,12 @@ def text(report: LintReport, root_label: str | None = None, show_info: bool = Fa
             where = ", ".join(f"{s.path}:{s.line}" for s in c.sites[:3])
             more = f" +{len(c.sites) - 3} more" if len(c.sites) > 3 else ""
             what = f"{c.condition[0].upper()}{c.condition[1:]}: {c.message}" if c.condition else c.message
-            out.append(f"info: {len(c.sites)} site(s): {what} [{c.rule}] ({where}{more})")
+            out.append(printable(f"info: {len(c.sites)} site(s): {what} [{c.rule}] ({where}{more})", None))
     for s in report.skipped:
-        out.append(f"warning: {s}")
+        out.append(printable(f"warning: {s}", None))
     for issue in report.unsuppressable:
-        out.append(f"warning: {issue.site.path}:{issue.site.line}: a suppression comment needs a reason "
-                   f"(`explorer: ignore[{issue.rule}] <why>`); the finding stays")
+        out.append(printable(f"warning: {issue.site.path}:{issue.site.line}: a suppression comment needs a reason "
+                             f"(`explorer: ignore[{issue.rule}] <why>`); the finding stays", None))
     errors = len(report.errors)
     flagged = len({id(i.site) for i in report})
     summary = (f"{len(report)} finding(s) at {flagged} site(s), {errors} error(s); {len(report.sites)} resize "
@@ -173,7 +176,8 @@ def _file_uri(root: str) -> str:
 
 
 def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return printable(text, None)  # other control characters (ANSI escapes) written as escapes
 
 
 def _escape_property(text: str) -> str:

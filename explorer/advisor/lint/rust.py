@@ -24,10 +24,11 @@ an ``interpolate(...)`` call, the site is that call's line.
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from .context import TRAINS, path_context, rust_tests
-from .sites import Arg, Site, source_lines
+from .sites import Arg, Site, snippet_of, source_lines
 
 OPS_MODES = ("Nearest", "NearestExact", "Bilinear", "Bicubic", "Lanczos3")
 #: burn-nn's own enum, converted to the ops enum by ``From`` (burn-nn modules/interpolate/mod.rs).
@@ -44,6 +45,8 @@ _USE = re.compile(r"\buse\s+([^;]+);")
 _LET = re.compile(r"\blet\s+(?:mut\s+)?(\w+)\s*(?::[^=;]+)?=\s*([^;]+);")
 _PATH_VARIANT = re.compile(r"^(?:(?:\w+)::)*(\w+)::(\w+)$")
 _CLOSE = {"(": ")", "[": "]", "{": "}"}
+#: Parentheses walked up from a construction to the call it is an argument of (real code nests a few deep).
+MAX_NESTING = 10_000
 
 
 def lex(text: str) -> tuple[str, dict[int, str]]:
@@ -115,15 +118,16 @@ def lex(text: str) -> tuple[str, dict[int, str]]:
         else:
             i += 1
     code = "".join(out)
+    closes = bracket_ends(code)
+    blanked_to = 0  # a template inside a template is blanked with it: matches before this offset are skipped
     for m in _TEMPLATE.finditer(code):
         start = m.end(1) - 1
-        end = _balanced(code, start)
-        chars = list(code)
-        for k in range(start + 1, max(start + 1, end - 1)):
-            if chars[k] != "\n":
-                chars[k] = " "
-        code = "".join(chars)
-    return code, comments
+        if start < blanked_to:
+            continue
+        end = closes.get(start, len(code))
+        blank(start + 1, max(start + 1, end - 1))
+        blanked_to = end
+    return "".join(out), comments
 
 
 def _string_end(text: str, start: int) -> int:
@@ -139,8 +143,26 @@ def _string_end(text: str, start: int) -> int:
     return n
 
 
-def _balanced(code: str, open_at: int) -> int:
-    """Index after the bracket that closes the one at ``open_at`` (len(code) when unclosed)."""
+def bracket_ends(code: str) -> dict[int, int]:
+    """{offset of an opening bracket: index after the bracket of its kind that closes it}, for ``(``, ``[`` and
+    ``{`` (each kind counted on its own, as :func:`_balanced` counts), in one pass; unclosed ones are absent."""
+    stacks = {opener: [] for opener in _CLOSE}
+    closers = {closer: opener for opener, closer in _CLOSE.items()}
+    ends = {}
+    for m in re.finditer(r"[()\[\]{}]", code):
+        ch, k = m.group(0), m.start()
+        if ch in stacks:
+            stacks[ch].append(k)
+        elif stacks[closers[ch]]:
+            ends[stacks[closers[ch]].pop()] = k + 1
+    return ends
+
+
+def _balanced(code: str, open_at: int, ends: dict | None = None) -> int:
+    """Index after the bracket that closes the one at ``open_at`` (len(code) when unclosed); ``ends`` is
+    :func:`bracket_ends` of ``code`` when the caller has it (then no scan)."""
+    if ends is not None:
+        return ends.get(open_at, len(code))
     opener = code[open_at]
     closer = _CLOSE[opener]
     depth = 0
@@ -219,7 +241,9 @@ class _Reader:
         self.bare_variants = set(OPS_MODES) | set(NN_MODES) if globbed else {
             alias for alias, full in self.uses.items() if full.split("::")[-2:-1] == ["InterpolateMode"]}
         self.candle = "candle" in code
-        self._enclosing = self._paren_parents()
+        self.ends = bracket_ends(code)
+        self._opens, self._closes, self._parents = self._paren_parents()
+        self._lets: dict[str, list] | None = None
         self.test_lines = rust_tests(code)
         found = path_context(path)
         if found is None and re.search(r"(^|[/\\])examples[/\\]", path) and re.search(r"\bfn\s+main\s*\(", code):
@@ -238,25 +262,33 @@ class _Reader:
                 hi = mid - 1
         return lo + 1, offset - self.line_starts[lo] + 1
 
-    def _paren_parents(self) -> list[tuple[int, int]]:
-        """(open, close) of every parenthesis pair, for finding the call an argument is in."""
-        pairs, stack = [], []
-        for k, ch in enumerate(self.code):
-            if ch == "(":
-                stack.append(k)
-            elif ch == ")" and stack:
-                pairs.append((stack.pop(), k))
-        pairs.sort()
-        return pairs
+    def _paren_parents(self) -> tuple[list[int], list[int], list[int]]:
+        """Every ``(`` in order: its offset, the offset of its ``)`` (-1 when unclosed: it encloses nothing) and
+        the index of the ``(`` it is nested in (-1 at the top), in one pass, for finding the call an argument is
+        in."""
+        opens, closes, parents, stack = [], [], [], []
+        for m in re.finditer(r"[()]", self.code):
+            if m.group(0) == "(":
+                opens.append(m.start())
+                closes.append(-1)
+                parents.append(stack[-1] if stack else -1)
+                stack.append(len(opens) - 1)
+            elif stack:
+                closes[stack.pop()] = m.start()
+        return opens, closes, parents
 
     def enclosing_call(self, offset: int) -> int | None:
-        """Offset of the name of the innermost ``interpolate(`` call whose arguments contain ``offset``."""
-        best = None
-        for open_, close in self._enclosing:
-            if open_ > offset:
+        """Offset of the name of the innermost ``interpolate(`` call whose arguments contain ``offset``: the last
+        ``(`` before it, or the first of its enclosing ones still open there (a walk up the nesting, not along
+        the file)."""
+        k = bisect.bisect_left(self._opens, offset) - 1
+        for _ in range(MAX_NESTING):
+            if k < 0 or self._closes[k] > offset:
                 break
-            if open_ < offset < close:
-                best = open_
+            k = self._parents[k]
+        else:
+            return None  # nested deeper than any hand-written call
+        best = self._opens[k] if k >= 0 else None
         if best is None:
             return None
         head = self.code[max(0, best - 120):best]
@@ -266,7 +298,7 @@ class _Reader:
         return best - len(head) + m.start(1)
 
     def snippet(self, line: int) -> str:
-        return self.lines[line - 1].strip()[:200] if 0 < line <= len(self.lines) else ""
+        return snippet_of(self.lines[line - 1]) if 0 < line <= len(self.lines) else ""
 
     def site(self, offset: int, api: str, mode: Arg, align: Arg, rank: int, scale: Arg, end: int,
              library: str = "burn") -> Site:
@@ -300,7 +332,7 @@ class _Reader:
             m = re.compile(r"\s*\.\s*(\w+)\s*\(").match(self.code, k)
             if m is None:
                 return calls, k
-            close = _balanced(self.code, m.end() - 1)
+            close = _balanced(self.code, m.end() - 1, self.ends)
             calls.append((m.group(1), self.code[m.end():close - 1]))
             k = close
 
@@ -313,10 +345,10 @@ class _Reader:
         elif re.fullmatch(r"\w+", text) and text in self.bare_variants:
             variant = text
         elif re.fullmatch(r"\w+", text):
-            lets = [lm for lm in _LET.finditer(self.code, 0, before) if lm.group(1) == text]
+            lets = self.lets_before(text, before)
             if lets:
                 inner = lets[-1].group(2).strip()
-                if inner != text and "::" in inner:
+                if inner != text and "::" in inner and lets[-1].start() < before:
                     found = self.mode(inner, lets[-1].start(), nn)
                     return Arg(found.values, "literal", f"`let {text}`") if found.values else found
         if variant is None:
@@ -325,6 +357,16 @@ class _Reader:
         if variant not in table:
             return Arg.unknown(f"`{text[:60]}`")
         return Arg.known(table[variant])
+
+    def lets_before(self, name: str, before: int) -> list:
+        """The ``let name = ...;`` statements that end before ``before`` (every ``let`` of the file found once)."""
+        if self._lets is None:
+            self._lets = {}
+            for lm in _LET.finditer(self.code):
+                self._lets.setdefault(lm.group(1), []).append(lm)
+        found = self._lets.get(name, [])
+        ends = [lm.end() for lm in found]
+        return found[:bisect.bisect_right(ends, before)]
 
     @staticmethod
     def boolean(text: str) -> Arg:
@@ -338,7 +380,7 @@ class _Reader:
         names = "|".join(sorted(map(re.escape, self.options | set(self.configs)), key=len, reverse=True))
         if names:
             for m in re.finditer(rf"(?<![\w:])(?:\w+::)*({names})\s*::\s*new\s*\(", self.code):
-                close = _balanced(self.code, m.end() - 1)
+                close = _balanced(self.code, m.end() - 1, self.ends)
                 args = self.code[m.end():close - 1]
                 calls, end = self.chain(close)
                 name = m.group(1)
@@ -368,7 +410,7 @@ class _Reader:
                 before = self.code[max(0, m.start() - 40):m.start()]
                 if re.search(r"\b(struct|impl|for|let|enum|fn|->)\s*$", before) or re.search(r"[:<]\s*$", before):
                     continue
-                close = _balanced(self.code, m.end() - 1)
+                close = _balanced(self.code, m.end() - 1, self.ends)
                 if re.match(r"\s*(=>|\||\bif\b|=[^=])", self.code[close:close + 8]):
                     continue  # a pattern, not a value
                 body = self.code[m.end():close - 1]
@@ -384,7 +426,7 @@ class _Reader:
             for m in re.finditer(r"\.\s*(" + "|".join(CANDLE) + r")\s*\(", self.code):
                 if re.search(r"\bfn\s*$", self.code[max(0, m.start() - 10):m.start()]):
                     continue
-                close = _balanced(self.code, m.end() - 1)
+                close = _balanced(self.code, m.end() - 1, self.ends)
                 mode, rank = CANDLE[m.group(1)]
                 align = Arg.known(None, "api-default")
                 if m.group(1) == "upsample_bilinear2d":

@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ...limits import LINT_SNIPPET_CHARS
+
 #: How a value was found.  Certain: literal (in the call), module-constant, param-default, init-attribute,
 #: api-default (the argument is absent), implied (the API fixes it, e.g. UpsamplingBilinear2d).  Not certain:
 #: conditional (one of several values the code picks between), partial (the values the code gives where it
@@ -115,3 +117,20 @@ def source_lines(text: str) -> list[str]:
     """The lines of a source as compilers number them (only \\n, \\r\\n and \\r end a line; str.splitlines
     also splits at form feeds and Unicode separators, which would shift every later line number)."""
     return _NEWLINE.split(text)
+
+
+_LEADING_SPACE = re.compile(r"\s*")
+_TRAILING_SPACE = re.compile(r"\s*\Z")
+
+
+def snippet_of(line: str, limit: int = LINT_SNIPPET_CHARS) -> str:
+    """``line.strip()[:limit]`` in time independent of the line's length (a minified file is one long line and
+    may hold thousands of sites): the report quotes at most ``limit`` characters of it.
+
+    >>> snippet_of("   y = F.interpolate(x)   "), snippet_of("  " + "a" * 300, 5)
+    ('y = F.interpolate(x)', 'aaaaa')
+    """
+    start = _LEADING_SPACE.match(line).end()
+    end = start + limit
+    segment = line[start:end]
+    return segment.rstrip() if _TRAILING_SPACE.match(line, end) else segment

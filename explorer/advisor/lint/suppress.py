@@ -21,9 +21,14 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import tokenize
 from collections import Counter
+
+from ...errors import UnreadableError
+from ...limits import JSON_MAX_DEPTH, LINT_MAX_BASELINE_BYTES
+from ...reading import printable, read_text
 
 from .sites import source_lines
 
@@ -88,24 +93,48 @@ def fingerprint(relative: str, rule: str, snippet: str) -> tuple[str, str, str]:
 
 
 def read_baseline(path) -> Counter:
-    """The findings a baseline file lists (a clear error for a file that is not one)."""
+    """The findings a baseline file lists (a clear error for a file that is not one).  The file is read through
+    :mod:`explorer.reading`: a regular file of at most LINT_MAX_BASELINE_BYTES (``/dev/zero`` or a FIFO is
+    refused without waiting), JSON nested at most JSON_MAX_DEPTH deep (a baseline is a flat list)."""
+    shown = printable(os.fspath(path))
+    if not os.path.lexists(path):
+        raise FileNotFoundError(f"baseline file {shown!r} does not exist (write one with --write-baseline)")
     try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except FileNotFoundError:
-        raise FileNotFoundError(f"baseline file {str(path)!r} does not exist (write one with --write-baseline)") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ValueError(f"baseline file {str(path)!r} cannot be read as a lint baseline: {exc}") from None
+        text = read_text(path, LINT_MAX_BASELINE_BYTES, what="baseline file")
+    except UnreadableError as exc:
+        raise UnreadableError(f"{exc} (a lint baseline is a JSON file written by --write-baseline)") from None
+    depth = _nesting(text)
+    if depth > JSON_MAX_DEPTH:
+        raise ValueError(f"baseline file {shown!r} is not a lint baseline: its JSON nests {depth} levels deep "
+                         f"(more than {JSON_MAX_DEPTH})")
+    try:
+        data = json.loads(text)
+    except (RecursionError, json.JSONDecodeError) as exc:
+        raise ValueError(f"baseline file {shown!r} cannot be read as a lint baseline: "
+                         f"{printable(exc)}") from None
     if not isinstance(data, dict) or data.get("version") != BASELINE_VERSION or not isinstance(data.get("findings"), list):
-        raise ValueError(f"baseline file {str(path)!r} is not a lint baseline (version {BASELINE_VERSION}, "
+        raise ValueError(f"baseline file {shown!r} is not a lint baseline (version {BASELINE_VERSION}, "
                          "with a 'findings' list)")
     known = Counter()
     for item in data["findings"]:
         try:
             known[fingerprint(item["path"], item["rule"], item["code"])] += int(item.get("count", 1))
-        except (KeyError, TypeError, ValueError):
-            raise ValueError(f"baseline file {str(path)!r}: malformed entry {item!r}") from None
+        except (KeyError, TypeError, ValueError, OverflowError, AttributeError):
+            raise ValueError(f"baseline file {shown!r}: malformed entry {printable(repr(item))}") from None
     return known
+
+
+def _nesting(text: str) -> int:
+    """The deepest nesting of ``[`` and ``{`` outside JSON strings (a linear scan)."""
+    deepest = depth = 0
+    for m in re.finditer(r'"(?:[^"\\]|\\.)*"|[\[{]|[\]}]', text):
+        token = m.group(0)
+        if token in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif token in "]}":
+            depth -= 1
+    return deepest
 
 
 def baseline_document(entries, backend: str) -> dict:

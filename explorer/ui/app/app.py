@@ -455,6 +455,8 @@ class App:
             self.set(image=bytes(item["content"]))
         except ValueError as exc:
             self._show(f"{name}: {exc}", error=True)
+        except Exception as exc:  # noqa: BLE001 - a stranger's file never breaks the handler: it is refused
+            self._show(f"{name}: this file cannot be used ({type(exc).__name__}: {exc})", error=True)
         finally:
             self._incoming_name = "array"
 

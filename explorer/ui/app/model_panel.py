@@ -61,6 +61,10 @@ class ModelPanel:
             self.name, self.data, self.result, self._key = previous
             self.error = f"{name}: {exc}"
             self.render()
+        except Exception as exc:  # noqa: BLE001 - an uploaded model never breaks the handler: it is refused
+            self.name, self.data, self.result, self._key = previous
+            self.error = f"{name}: this model cannot be scanned ({type(exc).__name__}: {exc})"
+            self.render()
         return self
 
     def _on_upload(self, change):

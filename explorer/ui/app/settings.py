@@ -21,7 +21,8 @@ import numpy as np
 
 from ...conventions.image_resize import MODES, check_scale, check_size
 from ...conventions.mode_names import libraries
-from ...errors import ArgumentValueError, choice_error
+from ... import validate
+from ...errors import ArgumentValueError, brief, choice_error
 from ...images import TEST_IMAGES
 from ..defaults import DEFAULT_CROP
 from .declared import Setting, share, tab_names
@@ -207,12 +208,12 @@ def parse_size(text):
     try:
         numbers = [int(p) for p in parts]
     except ValueError:
-        raise ArgumentValueError(f"size={text!r} is not valid; type height × width, e.g. 64×48 (or one number "
+        raise ArgumentValueError(f"size={brief(text)} is not valid; type height × width, e.g. 64×48 (or one number "
                                  "for a square), or leave it empty to use the scale") from None
     if len(numbers) == 1:
         numbers = numbers * 2
     if len(numbers) != 2:
-        raise ArgumentValueError(f"size={text!r} is not valid; type height × width, e.g. 64×48")
+        raise ArgumentValueError(f"size={brief(text)} is not valid; type height × width, e.g. 64×48")
     return tuple(numbers)
 
 
@@ -282,10 +283,14 @@ def version_check(state, value, changes):
 
 
 def opset_check(state, value, changes):
+    """An opset of at least the backend's first known one; a later one is answered as the newest known opset
+    at or below it (an opset past :data:`~explorer.limits.MAX_OPSET` is refused, not taken as the newest)."""
     if value is None:
         return None
     entry = state.backends.get(_backend_of(state, changes))
     opsets = entry[2] if entry else ()
+    if validate.is_integer(value) and opsets and value >= opsets[0]:
+        value = validate.opset(value)
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not opsets or value < opsets[0]:
         raise choice_error("opset", value, [str(o) for o in opsets] or ["None"],
                            context=f"for backend {_backend_of(state, changes)!r}")

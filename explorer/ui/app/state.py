@@ -30,7 +30,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ...errors import ArgumentValueError, choice_error
+from ...errors import ArgumentValueError, brief, choice_error
 from ...limits import APP_MAX_OUTPUT_BYTES
 from .declared import DEFAULTS, TABS, all_settings
 from .settings import SCALE_RANGE, device_check, is_image_file, opset_check, version_check
@@ -117,14 +117,21 @@ def check_budget(image_shape, scale, size):
     ``size`` would take more than :data:`explorer.limits.APP_MAX_OUTPUT_BYTES` (checked before anything is
     computed, so no value typed in the page can exhaust the kernel's memory)."""
     h, w, c = (int(n) for n in image_shape)
-    out = tuple(size) if size is not None else (int(h * scale), int(w * scale))
-    need = out[0] * out[1] * c * 4
+    if size is not None:
+        out = tuple(int(n) for n in size)
+        need = out[0] * out[1] * c * 4  # integers: exact however large
+    else:
+        scale = float(scale)
+        out = (h * scale, w * scale)  # floats: a scale of 1e300 gives inf, never an int conversion
+        need = out[0] * out[1] * c * 4.0
     if need <= APP_MAX_OUTPUT_BYTES:
         return
     side = int((APP_MAX_OUTPUT_BYTES / (4 * c)) ** 0.5)
-    what = f"size={tuple(size)!r}" if size is not None else f"scale={scale!r}"
-    raise ArgumentValueError(f"{what} is too large for the explorer: its output would be {out[0]}×{out[1]}×{c} "
-                             f"float32 values, {need / 2**30:.1f} GiB, more than the "
+    what = f"size={brief(tuple(size))}" if size is not None else f"scale={brief(scale)}"
+    shape = "×".join(str(n) if isinstance(n, int) else f"{n:.3g}" for n in out)
+    amount = f"{need / 2**30:.1f} GiB" if need < 2**70 else f"{float(need):.2g} bytes"
+    raise ArgumentValueError(f"{what} is too large for the explorer: its output would be {shape}×{c} "
+                             f"float32 values, {amount}, more than the "
                              f"{APP_MAX_OUTPUT_BYTES // 2**20} MiB one output may take "
                              f"(explorer.limits.APP_MAX_OUTPUT_BYTES); the largest square output here is "
                              f"{side}×{side}")
