@@ -10,6 +10,9 @@ makes the server cull them and caps how many run at once:
   seconds is shut down; the culler looks every ``cull_interval`` seconds.  A page that is still open keeps its
   kernel however long the student is away (``cull_connected = False``); a connection that died without closing
   (a laptop put to sleep) is dropped by the server's websocket pings within about 90 s, and then culled.
+* Each kernel prepares only the tabs its page has shown (``EXPLORER_PREPARE_HIDDEN=opened``, inherited by the
+  kernels): preparing all five hidden tabs after every change costs about ten times the CPU of the visible one,
+  which a class on one machine cannot afford, and a tab never opened imports nothing it draws with.
 * At most ``max_kernels`` kernels run at once.  A new page past that first shuts down the kernel whose page has
   been gone the longest (no connection, idle at least ``evict_after`` seconds) and, when every kernel still has
   its page, is refused with HTTP 503 and a sentence saying why, instead of exhausting the machine's memory.
@@ -83,6 +86,7 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
             self._starting -= 1
 
 
+os.environ.setdefault("EXPLORER_PREPARE_HIDDEN", "opened")  # Voila gives its environment to every kernel
 c.VoilaConfiguration.multi_kernel_manager_class = ClassroomKernelManager
 c.MappingKernelManager.cull_idle_timeout = _number("EXPLORER_CULL_IDLE_TIMEOUT", 600)
 c.MappingKernelManager.cull_interval = _number("EXPLORER_CULL_INTERVAL", 60)

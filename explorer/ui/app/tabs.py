@@ -242,9 +242,7 @@ class KernelsTab(Tab):
 
     def __init__(self, app):
         super().__init__(app)
-        from ..views.anatomy import AnatomyView
-
-        self.view = AnatomyView()
+        self.view = None  # a matplotlib figure, made when the tab is first drawn
 
     def compute(self, snap):
         from ..compute.anatomy import compute_anatomy
@@ -255,8 +253,10 @@ class KernelsTab(Tab):
                                sample=s["sample"], image_length=snap.image.shape[1])
 
     def draw(self, data, snap):
-        from ..views.anatomy import svg_markup
+        from ..views.anatomy import AnatomyView, svg_markup
 
+        if self.view is None:
+            self.view = AnatomyView()
         self.view.update(data)
         markup = f"<div class='xf-svg' style='min-width:{self.MIN_WIDTH}px'>{svg_markup(self.view.fig)}</div>"
         return markup, self.view.caption, self.view
