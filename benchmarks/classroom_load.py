@@ -5,9 +5,11 @@ Starts Voila on ``notebooks/explorer.ipynb`` with the classroom configuration (`
 (a random port, private Jupyter dirs: ``tests/servers.py``).  Each simulated student is what a browser does, on
 the wire: it loads the page (Voila starts a kernel and runs the notebook), opens the kernel's websocket, asks for
 the widgets' states as the page's widget manager does, and then sends widget updates the way the page sends
-them when a person types a size and presses Enter, ticks antialias, or picks a reference or an image.  The
-kernel answers with the new figure of the Modes tab (two HTML parts); a change's latency is the time from
-sending it to receiving the last figure part of that repaint.  The browser's own decoding and painting (10-40 ms,
+them when a person types a size and presses Enter, ticks antialias, picks a reference or an image, or clicks a
+tab (``KINDS``: four changes on Modes, another tab opened, a size typed there, back to Modes).  The kernel
+answers with the new figure of the tab shown (its HTML parts); a change's latency is the time from sending it
+to receiving the last figure part of that repaint.  A tab switch to a tab already prepared repaints nothing (the
+page shows what it has): it is counted apart, not timed.  The browser's own decoding and painting (10-40 ms,
 ``benchmarks/browser_latency.py``) happen on each student's computer and are not included.
 
 After a change is repainted the student thinks ``--think`` seconds (+-50 %) before the next one.  Students
@@ -20,7 +22,7 @@ Memory is the resident set of the Voila process and its kernels (sampled every s
 proportional set size, which counts shared pages once, when every page is ready and after the cull).
 
     python benchmarks/classroom_load.py                          # N = 5, 10, 20, 30: a markdown table
-    python benchmarks/classroom_load.py --students 30 --changes 12 -v
+    python benchmarks/classroom_load.py --students 30 --prepare-hidden all   # every hidden tab prepared
 
 Bounded: at most 60 students, at most ``--changes`` changes each, and a deadline per run (``--deadline`` s) after
 which the run stops and reports what it measured.  Local addresses only: the server listens on 127.0.0.1 and
@@ -54,6 +56,8 @@ DEPLOY = REPO / "deploy"
 MAX_STUDENTS = 60
 TARGET_P95_S = 1.0
 IMAGES = ["checkerboard", "text", "zone_plate", "photo"]
+TABS = ["modes", "gradients", "kernels", "libraries", "backends", "pick"]  # the order of the tab bar
+KINDS = ("size", "antialias", "reference", "image", "tab", "size on tab", "back to modes")
 REFERENCES = ["bicubic", "area", "lanczos", "bilinear"]
 
 
@@ -96,7 +100,8 @@ class Page:
     def __init__(self, ws, session):
         self.ws, self.session = ws, session
         self.states = {}
-        self.figure_parts = set()
+        self.figure_parts = {}  # tab -> the model ids of the widgets its figure is drawn in
+        self.visible = "modes"
         self.last_message = now()
         self.updates = asyncio.Queue()  # (arrival time, model id) of every widget update the kernel sends
         self.bytes_in = 0
@@ -143,8 +148,10 @@ class Page:
             if now() > deadline:
                 raise TimeoutError("the kernel never sent the widgets' states")
             await asyncio.sleep(0.05)
-        grid = self.states[self.widget("explorer-figure-modes")]["state"]
-        self.figure_parts = {child.removeprefix("IPY_MODEL_") for child in grid["children"]}
+        for tab in TABS:
+            model = self.widget(f"explorer-figure-{tab}")
+            children = self.states[model]["state"].get("children") or []
+            self.figure_parts[tab] = {c.removeprefix("IPY_MODEL_") for c in children} or {model}
 
     async def quiet(self, seconds: float, timeout: float):
         deadline = now() + timeout
@@ -167,15 +174,21 @@ class Page:
                 arrived, comm = await asyncio.wait_for(self.updates.get(), wait)
             except asyncio.TimeoutError:
                 continue
-            if comm in self.figure_parts and arrived >= sent:
+            if comm in self.figure_parts[self.visible] and arrived >= sent:
                 last = arrived
 
 
 def change(page: Page, student: int, k: int) -> tuple[str, str, dict]:
-    """The k-th change of a student: a size typed, antialias ticked, a reference or an image chosen, in turn; every
-    value differs from the one before, so every change repaints the Modes figure."""
-    kind = ("size", "antialias", "reference", "image")[k % 4]
-    if kind == "size":  # near 0.45 of the 256-pixel photo, never twice the same for one student
+    """The k-th change of a student, in turn: on Modes a size typed, antialias ticked, a reference and an image
+    chosen; then another tab opened (each of the five in turn), a size typed there, and back to Modes.  Every value
+    differs from the one before, so every change but a switch repaints the figure shown; a switch repaints only a
+    tab that was not prepared (the first visit, under the classroom configuration)."""
+    kind = KINDS[k % len(KINDS)]
+    if kind in ("tab", "back to modes"):
+        tab = "modes" if kind == "back to modes" else TABS[1 + (k // len(KINDS) + student) % (len(TABS) - 1)]
+        page.visible = tab
+        return kind, page.widget("explorer-tabs"), {"selected_index": TABS.index(tab)}
+    if kind in ("size", "size on tab"):  # near 0.45 of the 256-pixel photo, never twice the same for one student
         return kind, page.widget("explorer-size"), {"value": f"{100 + (7 * k + student) % 33}x{100 + (13 * k + 5) % 31}"}
     if kind == "antialias":
         model = page.widget("explorer-antialias")
@@ -216,7 +229,11 @@ async def student_run(s: Student, server, args, t0: float):
                 page.updates.get_nowait()
             sent = now()
             await page.update(model, state)
-            latency = await page.repaint(sent, args.timeout)
+            switch = kind in ("tab", "back to modes")
+            latency = await page.repaint(sent, min(args.timeout, 3.0) if switch else args.timeout)
+            if switch and latency is None:
+                await page.quiet(0.3, args.timeout)  # shown as prepared: nothing to repaint
+                kind = "switch (ready)"
             s.changes.append((kind, latency))
             await asyncio.sleep(args.think * random.uniform(0.5, 1.5))
         s.kib_in = page.bytes_in / 1024
@@ -283,7 +300,20 @@ async def run_class(n: int, args) -> dict:
     cull = [f"--MappingKernelManager.cull_idle_timeout={args.cull_timeout}",
             f"--MappingKernelManager.cull_interval={args.cull_interval}",
             f"--ClassroomKernelManager.max_kernels={max(n, 40)}"]
-    result = {"students": n, "load_before": os.getloadavg()}
+    result = {"students": n, "load_before": os.getloadavg(), "prepare_hidden": args.prepare_hidden}
+    saved = os.environ.get("EXPLORER_PREPARE_HIDDEN")
+    if args.prepare_hidden:  # the server's environment is every kernel's (deploy/voila.py only sets a default)
+        os.environ["EXPLORER_PREPARE_HIDDEN"] = args.prepare_hidden
+    try:
+        return await _run_class(n, args, cull, result)
+    finally:
+        if saved is None:
+            os.environ.pop("EXPLORER_PREPARE_HIDDEN", None)
+        else:
+            os.environ["EXPLORER_PREPARE_HIDDEN"] = saved
+
+
+async def _run_class(n: int, args, cull: list, result: dict) -> dict:
     with servers.voila(NOTEBOOK, config=DEPLOY, args=cull, timeout=120) as server:
         assert urlsplit(server.base).hostname == "127.0.0.1"
         base = memory(server)
@@ -308,10 +338,12 @@ async def run_class(n: int, args) -> dict:
         await asyncio.sleep(2.0)
         after = memory(server, pss=True)
     latencies = [lat for s in students for _, lat in s.changes if lat is not None]
+    kinds = KINDS + ("switch (ready)",)
     result.update(
         load_after=os.getloadavg(), errors=[s.error for s in students if s.error],
         changes=sum(len(s.changes) for s in students),
-        missed=sum(lat is None for s in students for _, lat in s.changes),
+        missed=sum(lat is None and k != "switch (ready)" for s in students for k, lat in s.changes),
+        ready_switches=sum(k == "switch (ready)" for s in students for k, _ in s.changes),
         p50=statistics.median(latencies) if latencies else None,
         p95=percentile(latencies, 0.95) if latencies else None,
         worst=max(latencies) if latencies else None,
@@ -322,11 +354,9 @@ async def run_class(n: int, args) -> dict:
         peak_kernels=max((m["kernels"] for _, m in samples), default=0),
         kernel_rss_median=statistics.median([m["kernel_median"] for _, m in samples if m["kernels"]] or [0]),
         missed_by_kind={kind: sum(k == kind and lat is None for s in students for k, lat in s.changes)
-                        for kind in ("size", "antialias", "reference", "image")
-                        if any(k == kind and lat is None for s in students for k, lat in s.changes)},
+                        for kind in KINDS if any(k == kind and lat is None for s in students for k, lat in s.changes)},
         by_kind={kind: statistics.median([lat for s in students for k, lat in s.changes if k == kind and lat])
-                 for kind in ("size", "antialias", "reference", "image")
-                 if any(k == kind and lat for s in students for k, lat in s.changes)},
+                 for kind in kinds if any(k == kind and lat for s in students for k, lat in s.changes)},
     )
     return result
 
@@ -336,7 +366,7 @@ def mib(b) -> str:
 
 
 def table(results: list, args) -> list:
-    lines = ["| students | changes (missed) | p50 / p95 / worst s (change -> repaint) | page ready p50 / worst s "
+    lines = ["| students | changes (not repainted) | p50 / p95 / worst s (change -> repaint) | page ready p50 / worst s "
              "| peak RSS MiB (server + kernels) | one kernel RSS MiB | PSS MiB, pages open | kernels after cull "
              "(wait s) | PSS MiB after | load avg before / after |",
              "|---|---|---|---|---|---|---|---|---|---|"]
@@ -349,13 +379,14 @@ def table(results: list, args) -> list:
             f"{r['after']['kernels']} ({r['cull_s']:.0f}) | {mib(r['after']['server'] + r['after']['kernel_bytes'])} | "
             f"{r['load_before'][0]:.1f} / {r['load_after'][0]:.1f} |")
     lines.append("")
-    lines.append(f"think time {args.think} s (+-50 %), {args.changes} changes per student, arrivals "
+    lines.append(f"hidden tabs prepared: {args.prepare_hidden or 'opened (deploy/voila.py)'}; think time {args.think} s (+-50 %), {args.changes} changes per student ({', '.join(KINDS)}, in turn), arrivals "
                  f"{args.arrival} s apart, cull after {args.cull_timeout} s idle checked every {args.cull_interval} s;"
                  f" {os.cpu_count()} CPUs")
     for r in results:
         kinds = ", ".join(f"{k} {v:.2f}" for k, v in r["by_kind"].items())
         missed = ", ".join(f"{k} x{v}" for k, v in r["missed_by_kind"].items()) or "none"
-        lines.append(f"N={r['students']}: median by change: {kinds}; not repainted: {missed}"
+        lines.append(f"N={r['students']}: median s by change: {kinds}; not repainted: {missed}; tab switches shown "
+                     f"as prepared: {r['ready_switches']}"
                      + (f"; {len(r['errors'])} students failed: {r['errors'][0]}" if r["errors"] else "")
                      + ("; the run hit its deadline" if r["timed_out"] else ""))
     return lines
@@ -364,7 +395,8 @@ def table(results: list, args) -> list:
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--students", type=int, nargs="+", default=[5, 10, 20, 30])
-    parser.add_argument("--changes", type=int, default=10, help="changes per student (default 10)")
+    parser.add_argument("--changes", type=int, default=14, help="changes per student (default 14: two rounds of "
+                        "the seven in KINDS)")
     parser.add_argument("--think", type=float, default=3.0, help="seconds between a repaint and the next change")
     parser.add_argument("--arrival", type=float, default=1.5, help="seconds between students' arrivals")
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds a repaint or a page may take")
@@ -372,6 +404,8 @@ def main(argv=None):
     parser.add_argument("--cull-timeout", type=int, default=20)
     parser.add_argument("--cull-interval", type=int, default=5)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--prepare-hidden", choices=("all", "opened"), default=None,
+                        help="which hidden tabs each kernel prepares (default: deploy/voila.py's choice, opened)")
     parser.add_argument("--json", help="write the results to this file")
     args = parser.parse_args(argv)
     if max(args.students) > MAX_STUDENTS or min(args.students) < 1:
