@@ -382,20 +382,23 @@ class Band:
         """The same product, tap by tap: NaN and infinity reach exactly the outputs whose taps read them.
 
         Slower than :meth:`multiply`; used when the input is not finite, because a dense block product would
-        spread a NaN to every output of its block (``0 * nan = nan``).
+        spread a NaN to every output of its block (``0 * nan = nan``).  NaN and infinity are inputs handled on
+        purpose: an infinity times a zero-weight tap, or infinities of both signs summed, give NaN as they do in
+        the libraries, and no floating-point warning is raised for it.
         """
         out3[...] = 0
         dtype = x3.dtype
         row_bytes = max(x3.shape[0] * x3.shape[2] * dtype.itemsize, 1)
         step = max(1, TEMPORARY_TILE_BYTES // row_bytes)  # the gathered taps and products: a tile at a time
-        for lo in range(0, self.rows, step):
-            length = self.length[lo:lo + step]
-            for k in range(self.weights.shape[1]):
-                rows = lo + np.nonzero(length > k)[0]
-                if rows.size == 0:
-                    break
-                w = self.weights[rows, k].astype(dtype)[None, :, None]
-                out3[:, rows, :] += x3[:, self.start[rows] + k, :] * w
+        with np.errstate(invalid="ignore", over="ignore"):
+            for lo in range(0, self.rows, step):
+                length = self.length[lo:lo + step]
+                for k in range(self.weights.shape[1]):
+                    rows = lo + np.nonzero(length > k)[0]
+                    if rows.size == 0:
+                        break
+                    w = self.weights[rows, k].astype(dtype)[None, :, None]
+                    out3[:, rows, :] += x3[:, self.start[rows] + k, :] * w
         return out3
 
 
