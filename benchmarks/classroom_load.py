@@ -6,7 +6,8 @@ Starts Voila on ``notebooks/explorer.ipynb`` with the classroom configuration (`
 the wire: it loads the page (Voila starts a kernel and runs the notebook), opens the kernel's websocket, asks for
 the widgets' states as the page's widget manager does, and then sends widget updates the way the page sends
 them when a person types a size and presses Enter, ticks antialias, picks a reference or an image, or clicks a
-tab (``KINDS``: four changes on Modes, another tab opened, a size typed there, back to Modes).  The kernel
+tab (``KINDS``: four changes on Modes, another tab opened, a size typed there (training ticked on Backends, whose
+grid does not depend on the size), back to Modes).  The kernel
 answers with the new figure of the tab shown (its HTML parts); a change's latency is the time from sending it
 to receiving the last figure part of that repaint.  A tab switch to a tab already prepared repaints nothing (the
 page shows what it has): it is counted apart, not timed.  The browser's own decoding and painting (10-40 ms,
@@ -57,7 +58,7 @@ MAX_STUDENTS = 60
 TARGET_P95_S = 1.0
 IMAGES = ["checkerboard", "text", "zone_plate", "photo"]
 TABS = ["modes", "gradients", "kernels", "libraries", "backends", "pick"]  # the order of the tab bar
-KINDS = ("size", "antialias", "reference", "image", "tab", "size on tab", "back to modes")
+KINDS = ("size", "antialias", "reference", "image", "tab", "change on tab", "back to modes")
 REFERENCES = ["bicubic", "area", "lanczos", "bilinear"]
 
 
@@ -172,7 +173,7 @@ class Page:
                 return None if last is None else last - sent
             try:
                 arrived, comm = await asyncio.wait_for(self.updates.get(), wait)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 continue
             if comm in self.figure_parts[self.visible] and arrived >= sent:
                 last = arrived
@@ -188,7 +189,10 @@ def change(page: Page, student: int, k: int) -> tuple[str, str, dict]:
         tab = "modes" if kind == "back to modes" else TABS[1 + (k // len(KINDS) + student) % (len(TABS) - 1)]
         page.visible = tab
         return kind, page.widget("explorer-tabs"), {"selected_index": TABS.index(tab)}
-    if kind in ("size", "size on tab"):  # near 0.45 of the 256-pixel photo, never twice the same for one student
+    if kind == "change on tab" and page.visible == "backends":  # its grid does not depend on the size
+        model = page.widget("explorer-training")
+        return kind, model, {"value": not page.states[model]["state"]["value"]}
+    if kind in ("size", "change on tab"):  # near 0.45 of the 256-pixel photo, never twice the same for one student
         return kind, page.widget("explorer-size"), {"value": f"{100 + (7 * k + student) % 33}x{100 + (13 * k + 5) % 31}"}
     if kind == "antialias":
         model = page.widget("explorer-antialias")
@@ -284,7 +288,7 @@ async def sampler(server, samples: list, stop: asyncio.Event):
         samples.append((now(), memory(server)))
         try:
             await asyncio.wait_for(stop.wait(), 1.0)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
 
 
@@ -322,7 +326,7 @@ async def _run_class(n: int, args, cull: list, result: dict) -> dict:
         watch = asyncio.ensure_future(sampler(server, samples, stop))
         t0 = now()
         runs = [asyncio.ensure_future(student_run(s, server, args, t0)) for s in students]
-        done, pending = await asyncio.wait(runs, timeout=args.deadline)
+        _, pending = await asyncio.wait(runs, timeout=args.deadline)
         for task in pending:
             task.cancel()
         result["timed_out"] = bool(pending)
@@ -366,10 +370,10 @@ def mib(b) -> str:
 
 
 def table(results: list, args) -> list:
-    lines = ["| students | changes (not repainted) | p50 / p95 / worst s (change -> repaint) | page ready p50 / worst s "
-             "| peak RSS MiB (server + kernels) | one kernel RSS MiB | PSS MiB, pages open | kernels after cull "
-             "(wait s) | PSS MiB after | load avg before / after |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+    header = ("| students | changes (not repainted) | p50 / p95 / worst s (change -> repaint) | page ready p50 / worst s "
+              "| peak RSS MiB (server + kernels) | one kernel RSS MiB | PSS MiB, pages open | kernels after cull "
+              "(wait s) | PSS MiB after | load avg before / after |")
+    lines = [header, "|---|---|---|---|---|---|---|---|---|---|"]
     for r in results:
         fmt = (lambda v: "—" if v is None else f"{v:.2f}")
         lines.append(

@@ -13,10 +13,9 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import browser_support as ui
 import pytest
 import servers
-
-import browser_support as ui
 
 psutil = pytest.importorskip("psutil")
 

@@ -25,7 +25,6 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
 import servers
 
 pytest.importorskip("jupyterhub", reason="JupyterHub is not installed (pip install -e '.[browser]')")

@@ -132,15 +132,19 @@ def test_with_the_opened_policy_only_the_tabs_a_page_has_shown_are_prepared(monk
     monkeypatch.setenv(render.PREPARE_HIDDEN_ENV, "opened")
 
     async def idle(app, timeout=60.0):
+        """Until the worker has nothing to do: every tab the page has shown is drawn for the current state."""
+        from explorer.ui.app.tabs import Snapshot
+
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             await asyncio.sleep(0.05)
             r = app.renderer
+            snap = Snapshot(app)
             with r.cv:
-                if r.pending is None and r.running is None and (r.latest is None or
-                                                                time.monotonic() - r.quiet_since > 1.0):
-                    if r.latest is None or r._stale_hidden_tab(r.latest) is None:
-                        return
+                quiet = r.pending is None and r.running is None and time.monotonic() - r.quiet_since > 1.0
+                drawn = all(app.tabs[t].drawn_key == app.tabs[t].key(snap) for t in r.opened)
+            if quiet and drawn:
+                return
         raise TimeoutError("the worker never went idle")
 
     async def main():
