@@ -14,8 +14,8 @@ page shows what it has): it is counted apart, not timed.  The browser's own deco
 ``benchmarks/browser_latency.py``) happen on each student's computer and are not included.
 
 After a change is repainted the student thinks ``--think`` seconds (+-50 %) before the next one.  Students
-arrive spread over ``--arrival`` seconds per student.  When every student is done, the pages close (the
-websockets are closed, as a closed tab does), and the run waits for the culler (a short ``--cull-timeout`` and
+arrive spread over ``--arrival`` seconds per student; a student who is done keeps the page open until the whole
+class is done.  Then the pages close (the websockets are closed, as a closed tab does), and the run waits for the culler (a short ``--cull-timeout`` and
 ``--cull-interval`` given on the command line, so a run does not wait the shipped 10 minutes) and reports the
 kernels still alive and the memory then.
 
@@ -206,7 +206,7 @@ def change(page: Page, student: int, k: int) -> tuple[str, str, dict]:
     return kind, model, {"index": choices[(k // 4 + student) % len(choices)]}
 
 
-async def student_run(s: Student, server, args, t0: float):
+async def student_run(s: Student, server, args, t0: float, done: asyncio.Event, dismissed: asyncio.Event):
     from tornado.httpclient import AsyncHTTPClient
     from tornado.websocket import websocket_connect
 
@@ -241,9 +241,12 @@ async def student_run(s: Student, server, args, t0: float):
             s.changes.append((kind, latency))
             await asyncio.sleep(args.think * random.uniform(0.5, 1.5))
         s.kib_in = page.bytes_in / 1024
+        done.set()
+        await dismissed.wait()  # the page stays open until the class ends
     except Exception as exc:  # noqa: BLE001 - one student's failure is reported, the class goes on
         s.error = f"{type(exc).__name__}: {exc}"[:300]
     finally:  # the page is closed: its websocket goes, as when a tab is closed
+        done.set()
         if page is not None:
             page.ws.close()
             page.reader.cancel()
@@ -325,15 +328,20 @@ async def _run_class(n: int, args, cull: list, result: dict) -> dict:
         samples, stop = [], asyncio.Event()
         watch = asyncio.ensure_future(sampler(server, samples, stop))
         t0 = now()
-        runs = [asyncio.ensure_future(student_run(s, server, args, t0)) for s in students]
-        _, pending = await asyncio.wait(runs, timeout=args.deadline)
-        for task in pending:
-            task.cancel()
-        result["timed_out"] = bool(pending)
+        done, dismissed = [asyncio.Event() for _ in students], asyncio.Event()
+        runs = [asyncio.ensure_future(student_run(s, server, args, t0, d, dismissed)) for s, d in zip(students, done)]
+        finished = asyncio.ensure_future(asyncio.gather(*(d.wait() for d in done)))
+        await asyncio.wait([finished], timeout=args.deadline)
+        result["timed_out"] = not finished.done()
         result["active_s"] = now() - t0
-        ready = memory(server, pss=True)
+        ready = memory(server, pss=True)  # every page still open
         stop.set()
         await watch
+        dismissed.set()
+        _, pending = await asyncio.wait(runs, timeout=30)
+        for task in pending:
+            task.cancel()
+        finished.cancel()
         # the pages are closed; wait for the culler
         closed = now()
         while kernels(server) and now() - closed < args.cull_timeout + 3 * args.cull_interval + 60:
