@@ -51,7 +51,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 
 import servers  # tests/servers.py: ports, private Jupyter dirs, readiness, stopping
-import ui  # tests/browser_support.py: the chromium launch flags
+import browser_support as ui  # tests/browser_support.py: the chromium launch flags
 
 NOTEBOOK = REPO / "notebooks" / "explorer.ipynb"
 TARGET_MEDIAN_MS, TARGET_WORST_MS = 80.0, 250.0

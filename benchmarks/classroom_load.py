@@ -280,10 +280,18 @@ def memory(server, pss: bool = False) -> dict:
         except psutil.Error:
             return 0
 
+    def cpu(proc):
+        try:
+            t = proc.cpu_times()
+            return t.user + t.system
+        except psutil.Error:
+            return 0.0
+
     ks = kernels(server)
     each = [size(k) for k in ks]
     return {"server": size(psutil.Process(server.process.pid)), "kernels": len(ks), "kernel_bytes": sum(each),
-            "kernel_median": statistics.median(each) if each else 0}
+            "kernel_median": statistics.median(each) if each else 0,
+            "cpu_s": cpu(psutil.Process(server.process.pid)) + sum(cpu(k) for k in ks)}
 
 
 async def sampler(server, samples: list, stop: asyncio.Event):
@@ -391,6 +399,10 @@ def table(results: list, args) -> list:
             f"{r['after']['kernels']} ({r['cull_s']:.0f}) | {mib(r['after']['server'] + r['after']['kernel_bytes'])} | "
             f"{r['load_before'][0]:.1f} / {r['load_after'][0]:.1f} |")
     lines.append("")
+    for r in results:
+        per = r["ready"]["cpu_s"] / r["students"]
+        lines.append(f"N={r['students']}: CPU of the server and kernels while the class ran: {r['ready']['cpu_s']:.0f} s "
+                     f"in {r['active_s']:.0f} s, {per:.1f} s per student, {per / r['active_s']:.3f} cores per student")
     lines.append(f"hidden tabs prepared: {args.prepare_hidden or 'opened (deploy/voila.py)'}; think time {args.think} s (+-50 %), {args.changes} changes per student ({', '.join(KINDS)}, in turn), arrivals "
                  f"{args.arrival} s apart, cull after {args.cull_timeout} s idle checked every {args.cull_interval} s;"
                  f" {os.cpu_count()} CPUs")
