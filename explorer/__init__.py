@@ -8,16 +8,6 @@
 ((1, 3, 62, 90), (1, 3, 37, 53), dtype('float32'))
 """
 
-from .advisor import (
-    backends,
-    check,
-    compare_conventions,
-    diagnose,
-    scan,
-    smoke_matrix,
-    suggest_fixes,
-)
-from .advisor.pick import pick
 from .conventions import (
     equivalent,
     library_resize,
@@ -32,6 +22,12 @@ from .engine.coords import ROUNDING, TRANSFORMS, source_coordinates
 from .engine.kernels import KERNEL_NAMES, KERNELS
 from .errors import InvalidSizeError, NoGradientError, OutputTooLargeError
 
+#: The advisor's names, imported on first use (PEP 562): ``import explorer`` for a resize reads no knowledge
+#: base, and an explorer kernel loads the linter, the model scanner or diagnose only if something calls them.
+_ADVISOR = {"backends": ".advisor", "check": ".advisor.findings", "compare_conventions": ".advisor.compare",
+            "diagnose": ".advisor.diagnose", "scan": ".advisor.scan", "smoke_matrix": ".advisor.smoke",
+            "suggest_fixes": ".advisor.fixes", "pick": ".advisor.pick"}
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -45,8 +41,14 @@ __all__ = [
 
 
 def __getattr__(name):
-    """The explorer app and its figures need ipywidgets and matplotlib, and the lessons of ``scenarios()``
-    compute their numbers: imported on first use."""
+    """The advisor, the explorer app and its figures (ipywidgets and matplotlib), and the lessons of
+    ``scenarios()`` (which compute their numbers): imported on first use."""
+    import importlib
+
+    if name in _ADVISOR:
+        value = getattr(importlib.import_module(_ADVISOR[name], __name__), name)
+        globals()[name] = value
+        return value
     if name in ("explore", "App"):
         from .ui import app
 
@@ -56,7 +58,9 @@ def __getattr__(name):
 
         return scenarios
     if name in ("views", "plots"):
-        import importlib
-
         return importlib.import_module(".ui.views", __name__)
     raise AttributeError(f"module 'explorer' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__) | {"explore", "App", "scenarios", "views"})

@@ -119,7 +119,8 @@ def _stop(process: subprocess.Popen):
 
 
 @contextlib.contextmanager
-def _serve(kind: str, notebooks: list[Path], timeout: float = 60.0, keep_log: Path | None = None):
+def _serve(kind: str, notebooks: list[Path], timeout: float = 60.0, keep_log: Path | None = None,
+           args: tuple = (), config: Path | None = None):
     home = Path(tempfile.mkdtemp(prefix=f"explorer-{kind}-"))
     root = home / "nb"
     root.mkdir()
@@ -134,15 +135,20 @@ def _serve(kind: str, notebooks: list[Path], timeout: float = 60.0, keep_log: Pa
                "--ServerApp.open_browser=False", "--ServerApp.allow_root=True", f"--ServerApp.root_dir={root}",
                "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
                "--LabApp.extension_manager=readonly", "--LabApp.expose_app_in_browser=True"]
+        if config is not None:
+            cmd.append(f"--config={config}")
         probe, any_answer = f"http://127.0.0.1:{port}/api/status?token={token}", False
     elif kind == "voila":
         name = Path(notebooks[0]).name
         cmd = [sys.executable, "-m", "voila", name, f"--port={port}", "--no-browser", "--Voila.ip=127.0.0.1",
                f"--token={token}", f"--Voila.root_dir={root}"]
+        if config is not None:  # the folder holding voila.py (Voila reads no --config file)
+            cmd.append(f"--Voila.config_file_paths={config}")
         # any HTTP answer means "up"; asking for the page itself would execute the notebook
         probe, any_answer = f"http://127.0.0.1:{port}/voila/static/no-such-file-{token[:6]}.js", True
     else:
         raise ValueError(f"unknown server kind {kind!r}")
+    cmd += list(args)
     log_path = home / f"{kind}.log"
     log = open(log_path, "wb")
     process = subprocess.Popen(cmd, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT,
@@ -167,13 +173,20 @@ def _serve(kind: str, notebooks: list[Path], timeout: float = 60.0, keep_log: Pa
         shutil.rmtree(home, ignore_errors=True)
 
 
-def jupyter_lab(*notebooks: Path, timeout: float = 60.0, keep_log: Path | None = None):
+def jupyter_lab(*notebooks: Path, timeout: float = 60.0, keep_log: Path | None = None, args: tuple = (),
+                config: Path | None = None):
     """``with jupyter_lab(path, ...) as server``: JupyterLab serving copies of the given notebooks.
 
-    ``keep_log``: where to copy the server's log when it stops (the temporary folder is removed)."""
-    return _serve("lab", list(notebooks), timeout, keep_log)
+    ``keep_log``: where to copy the server's log when it stops (the temporary folder is removed); ``config``: a
+    Jupyter server configuration file (``deploy/jupyter_server_config.py``); ``args``: more command-line options
+    (they win over the file's)."""
+    return _serve("lab", list(notebooks), timeout, keep_log, args, config)
 
 
-def voila(notebook: Path, timeout: float = 60.0, keep_log: Path | None = None):
-    """``with voila(path) as server``: Voila serving a copy of one notebook at ``server.url()``."""
-    return _serve("voila", [notebook], timeout, keep_log)
+def voila(notebook: Path, timeout: float = 60.0, keep_log: Path | None = None, args: tuple = (),
+          config: Path | None = None):
+    """``with voila(path) as server``: Voila serving a copy of one notebook at ``server.url()``.
+
+    ``config``: the folder of a ``voila.py`` (``deploy/``, the classroom configuration); ``args``: more
+    command-line options, which win over the file's (``--MappingKernelManager.cull_idle_timeout=20``)."""
+    return _serve("voila", [notebook], timeout, keep_log, args, config)

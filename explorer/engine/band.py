@@ -382,7 +382,9 @@ class Band:
         """The same product, tap by tap: NaN and infinity reach exactly the outputs whose taps read them.
 
         Slower than :meth:`multiply`; used when the input is not finite, because a dense block product would
-        spread a NaN to every output of its block (``0 * nan = nan``).
+        spread a NaN to every output of its block (``0 * nan = nan``).  NaN and infinity are inputs handled on
+        purpose: an infinity times a zero-weight tap, or infinities of both signs summed, give NaN as they do in
+        the libraries, and no floating-point warning is raised for it.
         """
         out3[...] = 0
         dtype = x3.dtype

@@ -108,13 +108,14 @@ def _contract(x: np.ndarray, plans, transpose: bool, out):
     for axis, band in steps.items():
         shape[axis] = band.rows
     if math.prod(shape) < x.size:
-        with np.errstate(invalid="ignore", over="ignore"):  # the exact pass reports what it must
+        with np.errstate(invalid="ignore", over="ignore"):  # a non-finite result is redone exactly, silently
             result = _axis_passes(x, ordered, steps, out, exact=False)
             finite = np.isfinite(np.add.reduce(result, axis=None))
         if finite:
             return result
         return _axis_passes(x, ordered, steps, out, exact=True)
-    exact = not np.isfinite(np.add.reduce(x, axis=None))
+    with np.errstate(invalid="ignore", over="ignore"):  # inf - inf is NaN: not finite, which is what is asked
+        exact = not np.isfinite(np.add.reduce(x, axis=None))
     return _axis_passes(x, ordered, steps, out, exact=exact)
 
 

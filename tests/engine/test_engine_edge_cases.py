@@ -1,6 +1,9 @@
 """Corner cases the random property tests found: each is checked against the dense weight matrices."""
 
+import warnings
+
 import numpy as np
+import pytest
 
 import explorer
 from explorer import Spec
@@ -43,3 +46,29 @@ def test_extrapolated_outputs_have_no_taps_in_native_plans():
     chw = explorer.resize(img, (3, 1), spec)
     dense = np.einsum("ih,chw,jw->cij", explorer.weights(2, 3, spec), img, explorer.weights(1, 1, spec))
     np.testing.assert_allclose(chw, dense, atol=1e-12)
+
+
+@pytest.mark.parametrize("spec", [Spec("linear"), Spec("cubic", cubic_coeff_a=-0.75), Spec("linear", antialias=True),
+                                  Spec("area")])
+@pytest.mark.parametrize("n,m", [(8, 16), (8, 5), (64, 1200)])
+@pytest.mark.parametrize("bad", [[np.inf], [-np.inf], [np.inf, -np.inf, np.nan], [np.nan]])
+def test_nan_and_infinity_reach_only_the_outputs_that_read_them_and_warn_nothing(spec, n, m, bad):
+    """NaN and infinity are inputs the engine handles on purpose (as the libraries do: inf times a zero-weight tap
+    or inf - inf is NaN): forward and backward raise no floating-point warning, and an output whose taps do not
+    read a bad input stays finite."""
+    x = np.linspace(0.0, 1.0, n)
+    where = [1 + 2 * i for i in range(len(bad))]
+    x[where] = bad
+    plan = explorer.axis_plan(n, m, spec)
+    reads = np.zeros(m, bool)
+    for r in range(m):
+        taps = range(plan.band.start[r], plan.band.start[r] + plan.band.length[r])
+        reads[r] = any(w in taps for w in where)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        y = explorer.resize(x, (m,), spec)
+        g = np.ones(m)
+        g[0] = bad[0]
+        gx = explorer.resize_backward(g, (n,), (m,), spec)
+    assert np.all(np.isfinite(y[~reads])) and not np.all(np.isfinite(y))
+    assert gx.shape == (n,) and not np.all(np.isfinite(gx))

@@ -16,7 +16,6 @@ import html
 
 import ipywidgets as W
 
-from ...advisor.scan import scan
 from ...limits import APP_MAX_MODEL_BYTES
 
 _COLOURS = {"error": "#b00000", "differs": "#c05000", "warning": "#8a6d00", "info": "#444"}
@@ -83,6 +82,8 @@ class ModelPanel:
         key = (self.name, len(self.data), s["backend"], s["version"], s["device"], bool(s["training"]))
         if key == self._key:
             return False
+        from ...advisor.scan import scan  # the scanner (and ONNX) only when a model is uploaded
+
         self.result = scan(self.data, backend=s["backend"], version=s["version"], device=s["device"],
                            training=bool(s["training"]))
         self._key = key

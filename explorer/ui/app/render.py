@@ -11,17 +11,36 @@ The main thread (where widget messages arrive and leave) only records a change, 
   unless the figure has not changed for :data:`PROGRESS_S` (a long slider drag still shows progress).
 * Precompute: after :data:`IDLE_S` without changes, the worker prepares each stale hidden tab in turn, Modes
   first and then the nearest, checking for a new request between tabs; a tab switch then only shows what is ready.
+  With ``EXPLORER_PREPARE_HIDDEN=opened`` in the kernel's environment (the classroom configurations in
+  ``deploy/`` set it) only the tabs this page has shown are prepared: on a server shared by a class, preparing
+  the five hidden tabs after every change costs ten times the CPU of the visible one, and a tab never opened never
+  imports what it draws with (the Kernels tab's matplotlib).  The first switch to a tab then computes it.
 * Outside a running event loop (scripts, tests) there is no worker: the app draws synchronously.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 
 from .tabs import Snapshot
 
 BUSY_S, IDLE_S, PROGRESS_S = 0.15, 0.3, 0.25
+#: The environment variable choosing which hidden tabs are prepared when idle: every tab, or those shown once.
+PREPARE_HIDDEN_ENV, PREPARE_HIDDEN = "EXPLORER_PREPARE_HIDDEN", ("all", "opened")
+
+
+def prepare_hidden_policy(environ=None) -> str:
+    """``all`` (the default) or ``opened``, from :data:`PREPARE_HIDDEN_ENV`.
+
+    >>> prepare_hidden_policy({}), prepare_hidden_policy({"EXPLORER_PREPARE_HIDDEN": "opened"})
+    ('all', 'opened')
+    """
+    value = (os.environ if environ is None else environ).get(PREPARE_HIDDEN_ENV, "").strip() or "all"
+    if value not in PREPARE_HIDDEN:
+        raise ValueError(f"{PREPARE_HIDDEN_ENV}={value!r} is not valid; choose one of {', '.join(PREPARE_HIDDEN)}")
+    return value
 
 
 class Renderer:
@@ -35,6 +54,8 @@ class Renderer:
         self.last_apply = 0.0
         self.busy = False
         self.stats = {"jobs": 0, "background": 0, "dropped": 0}
+        self.policy = prepare_hidden_policy()
+        self.opened = {TABS[0]}  # the tabs this page has shown (for the "opened" policy)
         self.lock = threading.RLock()  # held while preparing: exports on the main thread take it too
         self.thread = threading.Thread(target=self._run, name="explorer-render", daemon=True)
         self.thread.start()
@@ -46,6 +67,7 @@ class Renderer:
         tab = self.app.tabs[snap.state["tab"]]
         key = tab.key(snap)
         with self.cv:
+            self.opened.add(tab.name)
             self.latest = snap
             self.quiet_since = time.monotonic()
             if key == tab.drawn_key:
@@ -117,6 +139,8 @@ class Renderer:
         for name in sorted(names, key=lambda t: (t != home, abs(names.index(t) - start), names.index(t))):
             tab = self.app.tabs[name]
             key = tab.key(snap)
+            if self.policy == "opened" and name not in self.opened:
+                continue
             if name != visible and key != tab.drawn_key and key not in tab.failed_keys:
                 self.running = (name, key)
                 return snap, name, True

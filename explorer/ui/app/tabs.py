@@ -310,9 +310,7 @@ class KernelsTab(Tab):
 
     def __init__(self, app):
         super().__init__(app)
-        from ..views.kernels import KernelsView
-
-        self.view = KernelsView()
+        self.view = None  # a matplotlib figure, made when the tab is first drawn
 
     def compute(self, snap):
         from ..compute.kernels import compute_kernels
@@ -323,8 +321,10 @@ class KernelsTab(Tab):
                                sample=s["sample"], image_length=snap.image.shape[1])
 
     def draw(self, data, snap):
-        from ..views.kernels import svg_markup
+        from ..views.kernels import KernelsView, svg_markup
 
+        if self.view is None:
+            self.view = KernelsView()
         self.view.update(data)
         markup = f"<div class='xf-svg' style='min-width:{self.MIN_WIDTH}px'>{svg_markup(self.view.fig)}</div>"
         return markup, self.view.caption, self.view

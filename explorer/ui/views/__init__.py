@@ -18,17 +18,36 @@ Available as ``explorer.ui.views`` and ``explorer.plots``.
 True
 """
 
-from ..compute.kernels import compute_kernels, kernel_response
-from ..compute.backends import compute_backends
-from ..compute.gradients import compute_gradients, upstream_gradient
-from ..compute.libraries import compute_libraries
-from ..compute.modes import compute_modes
-from .kernels import KernelsView, kernels_figure
-from .backends import BackendsView, backends_figure, backends_html
-from .gradients import gradients_figure, gradients_panels
-from .libraries import libraries_figure, libraries_panels
-from .modes import modes_figure, modes_panels
-from .pick import PickView, pick_figure, pick_html
+#: Each public name and the module defining it, imported on first use (PEP 562): the app's image tabs draw
+#: with ``panels``, ``pixels`` and ``html_figure`` alone, and matplotlib's figures (the Kernels plot, slides)
+#: are imported only when a tab or an export draws one.
+_WHERE = {
+    "compute_kernels": "..compute.kernels", "kernel_response": "..compute.kernels",
+    "compute_backends": "..compute.backends", "compute_gradients": "..compute.gradients",
+    "upstream_gradient": "..compute.gradients", "compute_libraries": "..compute.libraries",
+    "compute_modes": "..compute.modes",
+    "KernelsView": ".kernels", "kernels_figure": ".kernels",
+    "BackendsView": ".backends", "backends_figure": ".backends", "backends_html": ".backends",
+    "gradients_figure": ".gradients", "gradients_panels": ".gradients",
+    "libraries_figure": ".libraries", "libraries_panels": ".libraries",
+    "modes_figure": ".modes", "modes_panels": ".modes",
+    "PickView": ".pick", "pick_figure": ".pick", "pick_html": ".pick",
+}
+
+
+def __getattr__(name):
+    if name in _WHERE:
+        import importlib
+
+        value = getattr(importlib.import_module(_WHERE[name], __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_WHERE))
+
 
 __all__ = [
     "KernelsView",

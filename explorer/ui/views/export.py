@@ -20,11 +20,15 @@ from __future__ import annotations
 import io
 import textwrap
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-from matplotlib.figure import Figure
 
 from . import pixels as P
 from .panels import PanelFigure
+
+if TYPE_CHECKING:  # imported when a figure is exported (the app imports this module for its choices)
+    from matplotlib.figure import Figure
 
 FORMATS = ("png", "svg", "pdf")
 DPIS = (100, 150, 200, 300)
@@ -101,6 +105,8 @@ def panel_export(fig: PanelFigure, stamp: str, dpi: float = 150) -> Figure:
 
     layout = _Layout(fig, stamp, dpi)
     W, Hpx = layout.width, layout.height
+    from matplotlib.figure import Figure
+
     out = Figure(figsize=(W / dpi, Hpx / dpi), dpi=dpi)
     FigureCanvasAgg(out)
     styles = {"stamp": {"fontsize": STAMP_PT, "weight": "bold"}, "row": {"fontsize": TEXT_PT, "color": "#555555"},

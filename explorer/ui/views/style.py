@@ -10,9 +10,13 @@ Conventions every view follows:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from matplotlib import colormaps
-from matplotlib.figure import Figure
+
+if TYPE_CHECKING:  # matplotlib's figures are imported only by what draws one (the Kernels plot, slides)
+    from matplotlib.figure import Figure
 
 DPI = 100
 OVER, UNDER = "#ff7f0e", "#1f77b4"  # grey overshoot above 1 / below 0
@@ -27,6 +31,7 @@ def new_figure(width: float, height: float, fig: Figure | None = None) -> Figure
     Figure on the Agg canvas (no pyplot, nothing global)."""
     if fig is None:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
 
         fig = Figure(figsize=(width, height), dpi=DPI)
         FigureCanvasAgg(fig)
