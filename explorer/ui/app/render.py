@@ -55,7 +55,7 @@ class Renderer:
         self.busy = False
         self.stats = {"jobs": 0, "background": 0, "dropped": 0}
         self.policy = prepare_hidden_policy()
-        self.opened = {TABS[0]}  # the tabs this page has shown (for the "opened" policy)
+        self.opened = {next(iter(app.tabs))}  # the tabs this page has shown (for the "opened" policy)
         self.lock = threading.RLock()  # held while preparing: exports on the main thread take it too
         self.thread = threading.Thread(target=self._run, name="explorer-render", daemon=True)
         self.thread.start()
