@@ -13,6 +13,7 @@ from .advisor import (
     check,
     compare_conventions,
     diagnose,
+    run_resize_node,
     scan,
     smoke_matrix,
     suggest_fixes,
@@ -39,6 +40,7 @@ __all__ = [
     "torch_spec", "MODES", "KERNELS", "KERNEL_NAMES", "TRANSFORMS", "ROUNDING", "source_coordinates",
     "InvalidSizeError", "OutputTooLargeError", "NoGradientError",
     "backends", "check", "suggest_fixes", "compare_conventions", "diagnose", "smoke_matrix", "scan",
+    "run_resize_node",
     "pick",
     "preset", "presets", "equivalent", "library_resize", "library_resize_backward", "library_resize_transpose",
 ]
