@@ -12,7 +12,8 @@ loads the adapter with ``importlib.util.spec_from_file_location`` and appends on
 
 An outcome is :meth:`Cell.outcome`: ``stage`` (the last stage entered: ``convert``, ``load``, ``run``,
 ``gradient``), ``status`` (``ok``, ``error`` or ``skipped``), ``error_type``, ``error`` (the first line of the
-error text), ``error_text`` (all of it), ``converted`` (what the runtime turned the node into), ``notes`` and
+error text), ``message`` (the first line saying what went wrong, when the text opens with where),
+``error_text`` (all of it), ``converted`` (what the runtime turned the node into), ``notes`` and
 ``seconds``.  Only the standard library and numpy are imported here.
 """
 
@@ -76,8 +77,26 @@ class Cell:
 def error_fields(exc: BaseException) -> dict:
     text = str(exc).strip() or repr(exc)
     text = _strip_ansi(text)
-    first = next((line.strip() for line in text.splitlines() if line.strip()), text)
-    return {"error_type": type(exc).__name__, "error": first[:500], "error_text": text[:MAX_TEXT]}
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    first = lines[0] if lines else text
+    fields = {"error_type": type(exc).__name__, "error": first[:500], "error_text": text[:MAX_TEXT]}
+    message = _message(lines)
+    if message and message != first:
+        fields["message"] = message[:500]
+    return fields
+
+
+_PREAMBLES = ("Exception from ", "Check '", "While validating", "Traceback", "File \"", "Summary:", "-- ")
+
+
+def _message(lines) -> str:
+    """The first line that says what went wrong rather than where (OpenVINO's texts open with a source
+    location; some end a line with ':' before the reason)."""
+    for line in lines:
+        if line.endswith(":") or line.startswith(_PREAMBLES):
+            continue
+        return line
+    return ""
 
 
 def _strip_ansi(text: str) -> str:

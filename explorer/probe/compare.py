@@ -27,8 +27,9 @@ import math
 
 import numpy as np
 
-#: a float output within this of the explorer's (inputs lie in [0, 1)) is "close": float rounding
-TOLERANCE = {"float32": 1e-5, "float64": 1e-12, "float16": 2e-3, "bfloat16": 1.6e-2,
+#: a float output within this of the explorer's (inputs lie in [0, 1)) is "close": float rounding (float64
+#: too is held to float32 rounding: the onnx preset computes ONNX Runtime's float32 coordinates and weights)
+TOLERANCE = {"float32": 1e-5, "float64": 1e-6, "float16": 2e-3, "bfloat16": 1.6e-2,
              "int8": 1.0, "uint8": 1.0, "int32": 1.0}
 EQUALS_ATOL = 1e-5
 EQUALS_LIBRARIES = ("torch", "tensorflow", "jax", "onnx", "opencv", "pillow")

@@ -98,10 +98,10 @@ def _normalise(text: str, replacements: dict) -> str:
     return text
 
 
-def cell_record(case, outcome, output, replacements, data) -> dict:
+def cell_record(case, outcome, output, replacements, data, gradient=None) -> dict:
     """The committed record of one cell: the child's outcome and the comparison, paths made neutral."""
     record = dict(outcome)
-    for key in ("error", "error_text", "where"):
+    for key in ("error", "message", "error_text", "where"):
         if key in record and isinstance(record[key], str):
             record[key] = _normalise(record[key], replacements)
     if record.get("error_text") == record.get("error"):
@@ -113,7 +113,25 @@ def cell_record(case, outcome, output, replacements, data) -> dict:
             with _lock:
                 fields["equals"] = matrix_io.convention_index(fields["equals"], data)
         record.update(fields)
+        if gradient is not None:
+            g = np.load(case["input_path"])["G"] if "input_path" in case else None
+            record.update(gradient_fields(x, output, g, gradient))
     return record
+
+
+def gradient_fields(x, y, g, grad) -> dict:
+    """A runtime's gradient of ``sum(Y * G)``, checked as the transpose of its own forward: for a linear map
+    ``<W^T G, x> = <G, W x>``; ``gradient_adjoint_error`` is the difference relative to ``|G| |y|``."""
+    grad = np.asarray(grad)
+    out = {"gradient_shape": list(grad.shape)}
+    if g is None or grad.shape != np.shape(x) or np.shape(y) != g.shape:
+        out["gradient_adjoint_error"] = "shape"
+        return out
+    lhs = float(np.sum(grad.astype(np.float64) * np.asarray(x, np.float64)))
+    rhs = float(np.sum(g.astype(np.float64) * np.asarray(y, np.float64)))
+    scale = float(np.linalg.norm(g.ravel()) * np.linalg.norm(np.asarray(y, np.float64).ravel())) or 1.0
+    out["gradient_adjoint_error"] = float(f"{abs(lhs - rhs) / scale:.3g}")
+    return out
 
 
 def probe_release(adapter_path: str, release: str, prepared, work: str, venvs: str, data, python: str | None = None,
@@ -155,7 +173,8 @@ def probe_release(adapter_path: str, release: str, prepared, work: str, venvs: s
                         str(work): "<work>"}
         for case in child_cases:
             outcome = result.outcomes.get(case["id"], {"status": "crash", "error": "no outcome recorded"})
-            cells[case["id"]] = cell_record(case, outcome, result.outputs.get(case["id"]), replacements, data)
+            cells[case["id"]] = cell_record(case, outcome, result.outputs.get(case["id"]), replacements, data,
+                                            result.gradients.get(case["id"]))
         shutil.rmtree(run_dir, ignore_errors=True)
         version = hello.get("version")
         if version and version != release:

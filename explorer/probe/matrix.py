@@ -276,7 +276,7 @@ def differences_table(matrix: Matrix, runtime: str, release: str) -> str:
                 detail = f"{cell.outcome.get('output_shape')} (explorer: {cell.outcome.get('expected_shape')})"
         else:
             detail = f"{cell.outcome.get('stage') or ''}: {cell.outcome.get('error_type', '')}: " \
-                     f"{_one_line(cell.outcome.get('error', ''), 140)}"
+                     f"{_one_line(cell.outcome.get('message') or cell.outcome.get('error', ''), 140)}"
         equals = ", ".join(matrix.equals(cell)[:4])
         lines.append(f"| `{cell.case['id']}` | {cell.label} | {detail} | {_one_line(equals, 120)} |")
     return "\n".join(lines) if len(lines) > 2 else "every cell agrees with the explorer"
@@ -329,7 +329,7 @@ def _cell_text(cell: MatrixCell | None) -> str:
     if cell.status == "ok":
         diff = cell.outcome.get("max_abs_diff")
         return cell.label + (f" ({diff:.3g})" if isinstance(diff, float) and diff else "")
-    return f"{cell.label}: {_one_line(cell.outcome.get('error', ''), 90)}"
+    return f"{cell.label}: {_one_line(cell.outcome.get('message') or cell.outcome.get('error', ''), 90)}"
 
 
 def release_changes(matrix: Matrix, runtime: str, release: str, other: str) -> list[tuple[str, str, str]]:
