@@ -55,9 +55,9 @@ def current_of(adapter) -> str:
 
 
 def harness_version() -> dict:
-    from .. import __version__
+    import explorer
 
-    out = {"explorer": __version__}
+    out = {"explorer": explorer.__version__}
     try:
         commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True,
                                 timeout=10, check=False).stdout.strip()
