@@ -6,7 +6,8 @@ loads the adapter with ``importlib.util.spec_from_file_location`` and appends on
 ``WORK_DIR/events.jsonl``, flushed at once so that the parent knows which cell a crash or a hang happened in:
 
 * ``{"event": "hello", "version": ..., "packages": {...}, "python": ...}`` once the adapter is loaded;
-* ``{"event": "start", "id": ...}`` before a cell;
+* ``{"event": "start", "id": ...}`` before a cell, ``{"event": "stage", "id": ..., "stage": ...}`` as it enters
+  each stage;
 * ``{"event": "done", "id": ..., "outcome": {...}}`` after it, the output saved as ``WORK_DIR/out/<n>.npy``
   (and the gradient as ``<n>.grad.npy``).
 
@@ -40,8 +41,9 @@ class Skip(Exception):
 class Cell:
     """What an adapter's ``run(case, inputs, cell)`` reports: stages entered, the output, what the node became."""
 
-    def __init__(self, case):
+    def __init__(self, case, on_stage=None):
         self.case = case
+        self.on_stage = on_stage
         self.stage_name = None
         self.output_array = None
         self.gradient_array = None
@@ -54,6 +56,8 @@ class Cell:
         if name not in STAGES:
             raise ValueError(f"stage={name!r} is not one of {STAGES}")
         self.stage_name = name
+        if self.on_stage is not None:
+            self.on_stage(name)
         yield
 
     def output(self, array):
@@ -141,9 +145,9 @@ def packages(names=None) -> dict:
     return out
 
 
-def run_cell(adapter, case, inputs, cell_class=Cell):
+def run_cell(adapter, case, inputs, on_stage=None):
     """(outcome, output, gradient) of one case; any exception is the outcome, never raised."""
-    cell = cell_class(case)
+    cell = Cell(case, on_stage)
     start = time.perf_counter()
     outcome = {"stage": None, "status": "ok"}
     try:
@@ -199,7 +203,9 @@ def main(work_dir: str) -> int:
     for case in job["cases"]:
         emit({"event": "start", "id": case["id"]})
         inputs = dict(np.load(case["input_path"]))
-        outcome, output, gradient = run_cell(adapter, case, inputs)
+        outcome, output, gradient = run_cell(adapter, case, inputs,
+                                             lambda name, cid=case["id"]: emit({"event": "stage", "id": cid,
+                                                                                  "stage": name}))
         if output is not None:
             try:
                 np.save(os.path.join(out_dir, f"{case['index']}.npy"), np.asarray(output))

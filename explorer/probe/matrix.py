@@ -282,6 +282,40 @@ def differences_table(matrix: Matrix, runtime: str, release: str) -> str:
     return "\n".join(lines) if len(lines) > 2 else "every cell agrees with the explorer"
 
 
+def attribute_table(matrix: Matrix, group: str = "attributes") -> str:
+    """Current releases x (mode, coordinate_transformation_mode) of the ``attributes`` sweep, and x
+    ``nearest_mode``: ``agreeing/total`` (``✗`` when every cell fails), the view of which runtime computes which
+    ONNX attribute differently from the explorer (ONNX Runtime's arithmetic)."""
+    runtimes = [r for r in matrix.runtimes() if matrix.query(runtime=r, release=matrix.current(r), group=group)]
+    rows = {}
+    for runtime in runtimes:
+        for cell in matrix.query(runtime=runtime, release=matrix.current(runtime), group=group):
+            attributes = cell.case.get("attributes", {})
+            ctm = attributes.get("coordinate_transformation_mode", "half_pixel")
+            key = (cell.case["mode"], ctm)
+            if cell.case["mode"] == "nearest":
+                key += (attributes.get("nearest_mode", "round_prefer_floor"),)
+            elif cell.case["mode"] == "cubic":
+                key += (f"a={attributes.get('cubic_coeff_a', -0.75)}"
+                        + (" excl" if attributes.get("exclude_outside") else ""),)
+            else:
+                key += ("",)
+            rows.setdefault(key, {}).setdefault(runtime, Counter())[cell.label] += 1
+    head = "| mode | coordinate_transformation_mode | rounding / cubic | " + " | ".join(
+        f"{r} {matrix.current(r)}" for r in runtimes) + " |"
+    lines = [head, "|---|---|---|" + "---|" * len(runtimes)]
+    for key in sorted(rows):
+        texts = []
+        for runtime in runtimes:
+            counts = rows[key].get(runtime, Counter())
+            total = sum(counts.values())
+            agree = counts["exact"] + counts["close"]
+            fails = counts["error"] + counts["crash"] + counts["timeout"]
+            texts.append("" if not total else ("✗" if fails == total else f"{agree}/{total}"))
+        lines.append(f"| {key[0]} | {key[1]} | {key[2]} | " + " | ".join(texts) + " |")
+    return "\n".join(lines)
+
+
 def render_docs(matrix: Matrix) -> str:
     """``docs/compatibility-matrix.md``."""
     out = ["# Compatibility matrix (measured)", "",
@@ -296,7 +330,11 @@ def render_docs(matrix: Matrix) -> str:
            "`N≠` outputs that differ, `Nshape` outputs of another shape, `N✗` cells that fail (convert, load or "
            "run), `Ncrash` / `Ntimeout` cells that killed or hung the runtime.", "",
            "## Summary (current releases)", "", readme_table(matrix), "",
-           "## Every release, by case group", "", groups_table(matrix), ""]
+           "## Every release, by case group", "", groups_table(matrix), "",
+           "## Which runtime computes which attribute differently (current releases, the attributes sweep)", "",
+           "Resize-13 (Resize-11 for `tf_half_pixel_for_nn`), float32, 2-D, four geometries each (up and down, by "
+           "`sizes` and by non-integer `scales`): cells agreeing with the explorer out of those run; `✗`: every "
+           "cell fails.", "", attribute_table(matrix), ""]
     for runtime in matrix.runtimes():
         for release in matrix.release_list(runtime):
             info = matrix.releases[(runtime, release)]

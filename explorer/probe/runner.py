@@ -174,6 +174,7 @@ def run_cells(adapter_path: str, python: str, cases: list, work_dir: str, cell_t
         events = _read_events(events_path)
         done_ids = set()
         started = None
+        stage = None
         for event in events:
             kind = event.get("event")
             if kind == "hello":
@@ -187,6 +188,9 @@ def run_cells(adapter_path: str, python: str, cases: list, work_dir: str, cell_t
                     break
             elif kind == "start":
                 started = event["id"]
+                stage = None
+            elif kind == "stage":
+                stage = event.get("stage")
             elif kind == "done":
                 result.outcomes[event["id"]] = event["outcome"]
                 done_ids.add(event["id"])
@@ -208,10 +212,10 @@ def run_cells(adapter_path: str, python: str, cases: list, work_dir: str, cell_t
                                                    "error_type": "ChildStartup", "error": reason,
                                                    "error_text": text}
                 break
-            started = left[0]["id"]
+            started, stage = left[0]["id"], None
         status = "timeout" if timed_out else "crash"
         reason = f"no outcome after {cell_timeout:.0f} s" if timed_out else _exit_text(proc.returncode)
-        result.outcomes[started] = {"stage": None, "status": status, "error_type": status.capitalize(),
+        result.outcomes[started] = {"stage": stage, "status": status, "error_type": status.capitalize(),
                                     "error": reason, "error_text": _tail(stderr_path)}
         remaining = [c for c in left if c["id"] != started]
         result.restarts += 1

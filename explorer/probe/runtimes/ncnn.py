@@ -67,7 +67,8 @@ def run(case, inputs, cell):
         param = os.path.join(work, "m.ncnn.param")
         if done.returncode != 0 or not os.path.exists(param):
             lines = [ln for ln in (done.stderr + "\n" + done.stdout).splitlines() if ln.strip()]
-            raise RuntimeError(f"pnnx exited with status {done.returncode}: " + "\n".join(lines[-8:]))
+            how = f"killed by signal {-done.returncode}" if done.returncode < 0 else f"status {done.returncode}"
+            raise RuntimeError(f"pnnx failed ({how}) converting the model\n" + "\n".join(lines[-8:]))
         layers = _layers(param)
         cell.converted(layers)
     import ncnn

@@ -3,7 +3,8 @@ on the CPU device, and, since tinygrad trains, the gradient of ``sum(Y * G)`` wi
 
 The CPU device compiles kernels with ``clang`` (Debian: ``apt-get install clang``); without it the run falls
 back to the ``PYTHON`` device (the same kernels, interpreted) and says so in each cell's notes.
-Releases before 0.10 keep the ONNX runner in the repository's ``extra/`` folder, outside the wheel.
+The 0.10.3 wheel has no ONNX runner (``tinygrad.frontend`` is missing from it: measured); earlier releases
+keep the runner in the repository's ``extra/`` folder, outside the wheel.
 """
 
 import os
@@ -13,7 +14,7 @@ NAME = "tinygrad"
 PRODUCT = "tinygrad"
 KINDS = ("onnx",)
 PACKAGES = ("tinygrad", "onnx", "numpy")
-RELEASES = ("0.10.3", "0.12.0", "0.14.0")
+RELEASES = ("0.10.3", "0.11.0", "0.12.0", "0.14.0")
 CURRENT = "0.14.0"
 
 

@@ -15,8 +15,13 @@ RELEASES = ("0.25.0", "0.26.0", "0.27.0.post1")
 CURRENT = "0.27.0.post1"
 
 
+#: 0.25.0 asks for apache-tvm-ffi>=0.1.12 but fails to import with the newest (an undefined symbol of
+#: libtvm_runtime.so, measured with 0.1.15.post2): its venv gets the oldest release it allows
+FFI = {"0.25.0": "apache-tvm-ffi==0.1.12"}
+
+
 def install(release):
-    return [[f"apache-tvm=={release}", "onnx"]]
+    return [[f"apache-tvm=={release}", "onnx"] + ([FFI[release]] if release in FFI else [])]
 
 
 def version():
