@@ -39,6 +39,8 @@ runtime only inside functions (the parent loads the same file to read its declar
 ``install(release) -> [[pip arguments], ...]``
     the pip commands that make a release's venv (``[["onnxruntime==1.15.1", "numpy<2"]]``; a list per pip
     run, so that a package can go in with ``--no-deps``);
+``REPEATS`` (optional, default 1)
+    2 runs each cell twice in the same process and marks it ``unstable`` when the outcome or output changes;
 ``version() -> str``
     the release installed, as the child sees it (the import of the runtime failing here fails every cell);
 ``run(case, inputs, cell)``

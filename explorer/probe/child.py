@@ -11,6 +11,9 @@ loads the adapter with ``importlib.util.spec_from_file_location`` and appends on
 * ``{"event": "done", "id": ..., "outcome": {...}}`` after it, the output saved as ``WORK_DIR/out/<n>.npy``
   (and the gradient as ``<n>.grad.npy``).
 
+An adapter with ``REPEATS = 2`` has each cell run twice in the same process; an outcome or output that changes
+marks the cell ``unstable`` (a runtime reading memory it never wrote).
+
 An outcome is :meth:`Cell.outcome`: ``stage`` (the last stage entered: ``convert``, ``load``, ``run``,
 ``gradient``), ``status`` (``ok``, ``error`` or ``skipped``), ``error_type``, ``error`` (the first line of the
 error text), ``message`` (the first line saying what went wrong, when the text opens with where),
@@ -169,6 +172,24 @@ def run_cell(adapter, case, inputs, on_stage=None):
     return outcome, cell.output_array, cell.gradient_array
 
 
+def _same(a, b) -> bool:
+    import numpy as np
+
+    if a is None or b is None:
+        return a is None and b is None
+    a, b = np.asarray(a), np.asarray(b)
+    return a.shape == b.shape and a.dtype == b.dtype and np.array_equal(a, b, equal_nan=a.dtype.kind == "f")
+
+
+def _difference(a, b) -> str:
+    import numpy as np
+
+    if a is None or b is None or np.shape(a) != np.shape(b):
+        return "another output shape"
+    with np.errstate(all="ignore"):
+        return f"outputs differ by up to {float(np.nanmax(np.abs(np.asarray(a, float) - np.asarray(b, float)))):.3g}"
+
+
 def _where(exc) -> str:
     """The innermost frame of the traceback, as ``file:line in function`` (file name only)."""
     frames = traceback.extract_tb(exc.__traceback__)
@@ -206,6 +227,13 @@ def main(work_dir: str) -> int:
         outcome, output, gradient = run_cell(adapter, case, inputs,
                                              lambda name, cid=case["id"]: emit({"event": "stage", "id": cid,
                                                                                   "stage": name}))
+        for _ in range(int(getattr(adapter, "REPEATS", 1)) - 1):  # the same cell again: is its output stable?
+            again, output_again, _ = run_cell(adapter, case, dict(np.load(case["input_path"])))
+            if again.get("status") != outcome.get("status") or not _same(output, output_again):
+                outcome["unstable"] = True
+                outcome.setdefault("notes", []).append(
+                    f"run again in the same process: {again.get('status')}, " + _difference(output, output_again))
+                break
         if output is not None:
             try:
                 np.save(os.path.join(out_dir, f"{case['index']}.npy"), np.asarray(output))

@@ -46,6 +46,11 @@ def _changes(committed, outcome, fields):
         out.append(f"verdict: {committed.get('verdict')!r} -> {now.get('verdict')!r}")
     if committed.get("output_shape") != now.get("output_shape"):
         out.append(f"output_shape: {committed.get('output_shape')} -> {now.get('output_shape')}")
+    if committed.get("unstable"):
+        # measured twice in one process with two outputs (OpenVINO's cubic resize of axes 1-2 of an NHWC input
+        # reads memory it never wrote: 1.0095 off in a fresh process, 1e36 or inf after other models ran):
+        # its outcome and verdict are held, its numbers cannot be
+        return out
     a, b = committed.get("max_abs_diff"), now.get("max_abs_diff")
     if isinstance(a, float) and isinstance(b, float):
         if not (math.isfinite(a) and math.isfinite(b)) or abs(a - b) > DIFF_ATOL:
@@ -97,4 +102,8 @@ def test_a_changed_cell_is_noticed():
     failed = {"status": "error", "stage": "load", "error_type": "Fail", "error": "old text"}
     assert _changes(failed, dict(failed, error="new text"), {})
     assert _changes(failed, {"status": "ok", "stage": "run"}, {"verdict": "exact", "max_abs_diff": 0.0})
+    unstable = dict(committed, unstable=True)
+    assert _changes(unstable, {"status": "ok", "stage": "run"},
+                    {"verdict": "exact", "max_abs_diff": 0.5, "output_shape": [1, 2]}) == []
+    assert _changes(unstable, {"status": "error", "stage": "run", "error_type": "Fail", "error": "x"}, {})
     assert os.path.isdir(RUNTIMES_DIR)

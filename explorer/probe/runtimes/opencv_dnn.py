@@ -7,6 +7,7 @@ were built against numpy 1.x.  One thread.
 NAME = "opencv-dnn"
 PRODUCT = "opencv"
 KINDS = ("onnx",)
+REPEATS = 2  # each cell twice: an output that changes is marked unstable
 PACKAGES = ("opencv-python-headless", "numpy")
 RELEASES = ("4.5.5.64", "4.7.0.72", "4.8.1.78", "4.9.0.80", "4.10.0.84", "4.12.0.88", "4.14.0.94", "5.0.0.93")
 CURRENT = "5.0.0.93"
