@@ -166,10 +166,22 @@ def run_cell(adapter, case, inputs, on_stage=None):
         outcome["converted"] = cell.converted_to
     if cell.notes:
         outcome["notes"] = cell.notes
+    # a copy: some runtimes hand back a view of memory that their next run writes (MNN's Var.read())
+    output = None if cell.output_array is None else _copy(cell.output_array)
+    gradient = None if cell.gradient_array is None else _copy(cell.gradient_array)
     if outcome["status"] == "ok" and cell.output_array is None:
         outcome.update(status="error", error_type="ProbeError", error="the adapter returned no output",
                        error_text="the adapter returned no output")
-    return outcome, cell.output_array, cell.gradient_array
+    return outcome, output, gradient
+
+
+def _copy(array):
+    import numpy as np
+
+    try:
+        return np.array(array, copy=True)
+    except Exception:  # noqa: BLE001 - not an array: main() records that
+        return array
 
 
 def _same(a, b) -> bool:
