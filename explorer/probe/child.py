@@ -17,6 +17,7 @@ marks the cell ``unstable`` (a runtime reading memory it never wrote).
 An outcome is :meth:`Cell.outcome`: ``stage`` (the last stage entered: ``convert``, ``load``, ``run``,
 ``gradient``), ``status`` (``ok``, ``error`` or ``skipped``), ``error_type``, ``error`` (the first line of the
 error text), ``message`` (the first line saying what went wrong, when the text opens with where),
+``gradient_error`` (the same fields, when the forward ran and only the gradient failed),
 ``error_text`` (all of it), ``converted`` (what the runtime turned the node into), ``notes`` and
 ``seconds``.  Only the standard library and numpy are imported here.
 """
@@ -158,8 +159,12 @@ def run_cell(adapter, case, inputs, on_stage=None):
     except Skip as exc:
         outcome.update(status="skipped", error=str(exc))
     except Exception as exc:  # noqa: BLE001 - every failure of a runtime is data
-        outcome.update(status="error", **error_fields(exc))
-        outcome["where"] = _where(exc)
+        if cell.stage_name == "gradient" and cell.output_array is not None:
+            # the forward ran: its output is compared; the gradient's failure is recorded beside it
+            outcome["gradient_error"] = {**error_fields(exc), "where": _where(exc)}
+        else:
+            outcome.update(status="error", **error_fields(exc))
+            outcome["where"] = _where(exc)
     outcome["stage"] = cell.stage_name
     outcome["seconds"] = round(time.perf_counter() - start, 4)
     if cell.converted_to is not None:

@@ -47,6 +47,9 @@ FAKE = textwrap.dedent('''
                 cell.output(inputs["X"] + time.perf_counter_ns() % 1000)
                 return
             cell.output(inputs["X"].copy())
+        if case["id"] == os.environ["FAKE_GRADIENT"]:
+            with cell.stage("gradient"):
+                raise NotImplementedError("no gradient here")
 ''')
 
 
@@ -61,6 +64,7 @@ def fake(tmp_path, monkeypatch):
     monkeypatch.setenv("FAKE_HANG", ids[5])
     monkeypatch.setenv("FAKE_SKIP", ids[6])
     monkeypatch.setenv("FAKE_UNSTABLE", ids[7])
+    monkeypatch.setenv("FAKE_GRADIENT", ids[4])
     return path, table, ids
 
 
@@ -88,6 +92,9 @@ def test_one_failing_cell_never_aborts_the_run(fake, tmp_path):
         assert cells[ids[k]]["notes"][0] == "explorer imported: False"
         assert cells[ids[k]].get("unstable", False) == (k == 7)
     assert "outputs differ by up to" in cells[ids[7]]["notes"][-1]
+    # a gradient that fails leaves the forward's outcome and comparison in place
+    assert cells[ids[4]]["stage"] == "gradient" and "verdict" in cells[ids[4]]
+    assert cells[ids[4]]["gradient_error"]["error"] == "no gradient here"
     # the identity is what the explorer computes only where the output keeps the input's shape
     for k in (0, 2, 4):
         case = table[k]
