@@ -108,6 +108,9 @@ def cell_record(case, outcome, output, replacements, data, gradient=None) -> dic
             record[key] = _normalise(record[key], replacements)
     if record.get("error_text") == record.get("error"):
         record.pop("error_text", None)
+    if isinstance(record.get("gradient_error"), dict):  # its type and first line (tinygrad's texts run to pages)
+        record["gradient_error"] = {k: _normalise(v, replacements) if isinstance(v, str) else v
+                                    for k, v in record["gradient_error"].items() if k != "error_text"}
     if output is not None and record.get("status") == "ok":
         x = make_input(case)
         fields = compare(case, x, output)

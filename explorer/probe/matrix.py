@@ -258,6 +258,15 @@ def groups_table(matrix: Matrix) -> str:
     return "\n".join(lines)
 
 
+def error_line(outcome: dict) -> str:
+    """The line of a cell's error a table shows: the first, unless the text opens with a source location
+    (OpenVINO's ``Exception from src/...:84:``), then the line saying what went wrong."""
+    first = outcome.get("error", "")
+    if first.startswith("Exception from ") and outcome.get("message"):
+        return outcome["message"]
+    return first
+
+
 def _one_line(text: str, width: int = 160) -> str:
     line = " ".join(text.split())
     line = line.replace("|", "\\|")
@@ -276,7 +285,7 @@ def differences_table(matrix: Matrix, runtime: str, release: str) -> str:
                 detail = f"{cell.outcome.get('output_shape')} (explorer: {cell.outcome.get('expected_shape')})"
         else:
             detail = f"{cell.outcome.get('stage') or ''}: {cell.outcome.get('error_type', '')}: " \
-                     f"{_one_line(cell.outcome.get('message') or cell.outcome.get('error', ''), 140)}"
+                     f"{_one_line(error_line(cell.outcome), 140)}"
         equals = ", ".join(matrix.equals(cell)[:4])
         lines.append(f"| `{cell.case['id']}` | {cell.label} | {detail} | {_one_line(equals, 120)} |")
     return "\n".join(lines) if len(lines) > 2 else "every cell agrees with the explorer"
@@ -324,7 +333,10 @@ def render_docs(matrix: Matrix) -> str:
            "for the same node (`explorer.run_resize_node`, ONNX Runtime's CPU arithmetic). The data are "
            "`explorer/advisor/data/matrix/*.json` (one file per runtime release, with the exact package versions "
            "and the command that measured it); `explorer.probe.matrix.load()` reads them. The cases and their "
-           "pruning rule are in `explorer/probe/cases.py`.", "",
+           "pruning rule are in `explorer/probe/cases.py`. The explorer's `onnx` preset was built to ONNX Runtime 1.32's "
+           "CPU arithmetic, so the ONNX Runtime rows check the explorer and show what changed between its releases; "
+           "the others show where a runtime computes a node otherwise. The ONNX reference evaluator is the spec as "
+           "the onnx package writes it in numpy.", "",
            "Counts are `agreeing/total` (agreeing: equal in the output type, or within rounding of the dtype: "
            "1e-5 for float32 inputs in [0, 1), 2e-3 float16, 1.6e-2 bfloat16, one step for integers), then "
            "`N≠` outputs that differ, `Nshape` outputs of another shape, `N✗` cells that fail (convert, load or "
@@ -346,7 +358,7 @@ def render_docs(matrix: Matrix) -> str:
             versions = ", ".join(f"{k} {v}" for k, v in sorted(prov.get("runtime_packages", {}).items()))
             out += [f"Measured {prov.get('date', '')} with `{prov.get('command', '')}` (python "
                     f"{prov.get('child_python', '')}; {versions}).", ""]
-            if release == matrix.current(runtime) or runtime in ("onnx-reference",):
+            if release == matrix.current(runtime):
                 out += [differences_table(matrix, runtime, release), ""]
             else:
                 newer = matrix.current(runtime)
@@ -367,7 +379,7 @@ def _cell_text(cell: MatrixCell | None) -> str:
     if cell.status == "ok":
         diff = cell.outcome.get("max_abs_diff")
         return cell.label + (f" ({diff:.3g})" if isinstance(diff, float) and diff else "")
-    return f"{cell.label}: {_one_line(cell.outcome.get('message') or cell.outcome.get('error', ''), 90)}"
+    return f"{cell.label}: {_one_line(error_line(cell.outcome), 90)}"
 
 
 def release_changes(matrix: Matrix, runtime: str, release: str, other: str) -> list[tuple[str, str, str]]:
