@@ -26,7 +26,7 @@ from .errors import InvalidSizeError, NoGradientError, OutputTooLargeError
 #: base, and an explorer kernel loads the linter, the model scanner or diagnose only if something calls them.
 _ADVISOR = {"backends": ".advisor", "check": ".advisor.findings", "compare_conventions": ".advisor.compare",
             "diagnose": ".advisor.diagnose", "scan": ".advisor.scan", "smoke_matrix": ".advisor.smoke",
-            "suggest_fixes": ".advisor.fixes", "pick": ".advisor.pick"}
+            "suggest_fixes": ".advisor.fixes", "pick": ".advisor.pick", "run_resize_node": ".advisor.node_calls"}
 
 __version__ = "0.1.0"
 
@@ -35,6 +35,7 @@ __all__ = [
     "torch_spec", "MODES", "KERNELS", "KERNEL_NAMES", "TRANSFORMS", "ROUNDING", "source_coordinates",
     "InvalidSizeError", "OutputTooLargeError", "NoGradientError",
     "backends", "check", "suggest_fixes", "compare_conventions", "diagnose", "smoke_matrix", "scan",
+    "run_resize_node",
     "pick",
     "preset", "presets", "equivalent", "library_resize", "library_resize_backward", "library_resize_transpose",
 ]

@@ -18,6 +18,7 @@ LAYERS = {
     "images": 2, "conventions": 2,
     "advisor": 3,
     "ui": 4,
+    "probe": 4,
     "__init__": 5, "__main__": 5,
 }
 

@@ -24,6 +24,7 @@ from .fixes import Suggestions, suggest_fixes
 from .knowledge import load
 from .knowledge_checks import validate
 from .lint import LintIssue, LintReport, lint
+from .node_calls import run_resize_node
 from .scan import Scan, ScannedNode, scan
 from .smoke import SmokeCase, smoke_matrix
 from ..versions import era_label, parse_version, scope_text
@@ -111,6 +112,7 @@ __all__ = [
     "compare_conventions",
     "diagnose",
     "lint",
+    "run_resize_node",
     "scan",
     "smoke_matrix",
     "suggest_fixes",

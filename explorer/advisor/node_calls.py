@@ -27,7 +27,7 @@ from ..conventions.libraries.onnx import OPSETS
 from ..conventions.registry import resolve
 from ..errors import ArgumentValueError
 from ..limits import MEASURE_BYTES
-from .onnx_resize import ResizeNode
+from .onnx_resize import ResizeNode, output_shape, resize_nodes
 
 #: ONNX Resize attributes each preset opset takes (Resize-10 and Upsample take none but the mode)
 _ATTRIBUTES = {
@@ -193,3 +193,78 @@ def plans_agree(first, second, atol: float = 1e-5) -> bool:
         if pa.outside is not None and pa.outside.any() and sa.extrapolation_value != sb.extrapolation_value:
             return False
     return True
+
+
+# ------------------------------------------------------------------------------------------------ running a node
+def run_resize_node(model_or_node, x, node=None) -> np.ndarray:
+    """What the explorer computes for one ONNX ``Resize``/``Upsample`` node on the array ``x``.
+
+    ``model_or_node`` is a model (path, bytes or ``onnx.ModelProto``, read with ``x``'s shape as the first
+    input's) or a :class:`~explorer.advisor.onnx_resize.ResizeNode`; ``node`` picks one node of a model by
+    name or index (needed when it has several).  The node's attributes, ``roi``, ``scales`` or ``sizes`` and
+    ``axes`` run through the ``onnx`` preset (ONNX Runtime's CPU arithmetic) on the node's own axes.
+
+    >>> import numpy as np
+    >>> from onnx import TensorProto, helper
+    >>> x_info = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 2, 2])
+    >>> y_info = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    >>> scales = helper.make_tensor("scales", TensorProto.FLOAT, [4], [1, 1, 2, 2])
+    >>> resize = helper.make_node("Resize", ["x", "", "scales"], ["y"], mode="linear")
+    >>> model = helper.make_model(helper.make_graph([resize], "g", [x_info], [y_info], initializer=[scales]),
+    ...                           opset_imports=[helper.make_opsetid("", 13)])
+    >>> run_resize_node(model, np.array([[[[0, 1], [2, 3]]]], np.float32))[0, 0].tolist()
+    [[0.0, 0.25, 0.75, 1.0], [0.5, 0.75, 1.25, 1.5], [1.5, 1.75, 2.25, 2.5], [2.0, 2.25, 2.75, 3.0]]
+    """
+    x = np.asarray(x)
+    if isinstance(model_or_node, ResizeNode):
+        found = model_or_node
+        if found.input_shape is None or not found.static:
+            found = ResizeNode(**{**found.__dict__, "input_shape": x.shape,
+                                  "output_shape": output_shape(found, x.shape)})
+        if tuple(found.input_shape) != x.shape:
+            raise ArgumentValueError(f"x has shape {x.shape} but node {found.name!r} takes {found.input_shape}; "
+                                     "give the model to read the node at x's shape")
+    else:
+        nodes = resize_nodes(model_or_node, example_inputs=[x.shape])
+        found = _pick_node(nodes, node)
+    if not found.static:
+        raise ArgumentValueError(f"node {found.name!r}: its output shape is not known ({found.input_shape} -> "
+                                 f"{found.output_shape}); its scales or sizes are computed at run time")
+    mode, options = onnx_options(found)
+    _, _, out, kept = problem(found.input_shape, found.output_shape,
+                              [a for a, s in enumerate(found.scales or ()) if s != 1.0])
+    if "roi" in options:
+        rank = len(found.input_shape)
+        roi = found.roi
+        options["roi"] = tuple((roi[a], roi[a + rank]) for a in kept) if len(roi) == 2 * rank else roi
+    if found.scales is not None:
+        return library_resize(x, library="onnx", mode=mode, axes=kept,
+                              scale_factor=tuple(found.scales[a] for a in kept), **options)
+    policy = options.get("keep_aspect_ratio_policy", "stretch")
+    if found.sizes is not None and policy != "stretch":
+        # the policy's one scale is the least (largest) ratio over every axis it covers, batch and channels too
+        rank = len(found.input_shape)
+        covered = tuple(a + rank if a < 0 else a for a in (found.attributes.get("axes") or range(rank)))
+        return library_resize(x, library="onnx", mode=mode, axes=covered,
+                              size=tuple(found.sizes[a] for a in covered), **options)
+    return library_resize(x, library="onnx", mode=mode, axes=kept, size=out, **options)
+
+
+def _pick_node(nodes, node):
+    if not nodes:
+        raise ArgumentValueError("the model has no Resize or Upsample node")
+    if node is None:
+        if len(nodes) > 1:
+            raise ArgumentValueError(f"the model has {len(nodes)} Resize/Upsample nodes; choose one with node= "
+                                     f"(a name or an index): {[n.name for n in nodes]}")
+        return nodes[0]
+    if isinstance(node, int) and not isinstance(node, bool):
+        if not -len(nodes) <= node < len(nodes):
+            raise ArgumentValueError(f"node={node} is out of range; the model has {len(nodes)} Resize/Upsample "
+                                     "nodes")
+        return nodes[node]
+    for candidate in nodes:
+        if candidate.name == node:
+            return candidate
+    raise ArgumentValueError(f"node={node!r} is not a Resize/Upsample node of the model; choose one of: "
+                             f"{[n.name for n in nodes]}")

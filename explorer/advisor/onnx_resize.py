@@ -619,6 +619,16 @@ def _read_node(graph: _Graph, node, opset: int) -> ResizeNode:
                       sources=sources, graph=graph.path, inputs=tuple(node.input))
 
 
+def output_shape(node: ResizeNode, input_shape) -> tuple | None:
+    """The output shape ONNX Runtime computes for ``node`` on an input of ``input_shape`` (None when the node's
+    scales or sizes are not known)."""
+    axes = node.attributes.get("axes")
+    rank = len(input_shape)
+    if axes is not None:
+        axes = tuple(a + rank if a < 0 else a for a in axes)
+    return _output_shape(tuple(input_shape), node.scales, node.sizes, node.attributes, axes)
+
+
 def _output_shape(input_shape, scales, sizes, attributes, axes=None):
     """The output shape ONNX Runtime computes, when the input shape and scales or sizes are known."""
     if input_shape is None or not all(_is_length(d) for d in input_shape):

@@ -1,0 +1,1 @@
+"""Probe adapters, one file per runtime (see explorer.probe)."""

@@ -1,0 +1,67 @@
+"""The committed matrix parses, every cell names a case of the current case table and has an outcome, and
+every release file has its provenance; files stay small enough to commit."""
+
+import json
+
+import pytest
+
+from explorer.probe import matrix
+from explorer.probe.cases import cases
+
+DATA = matrix.DATA
+RELEASE_FILES = sorted(p for p in DATA.glob("*.json") if p.name not in ("cases.json", "conventions.json"))
+STATUSES = {"ok", "error", "crash", "timeout", "skipped"}
+VERDICTS = {"exact", "close", "differs", "shape", "no-reference"}
+
+
+def test_there_is_data():
+    assert (DATA / "cases.json").exists() and len(RELEASE_FILES) >= 5
+
+
+def test_the_case_table_is_what_cases_makes():
+    committed = {c["id"]: c for c in json.loads((DATA / "cases.json").read_text())["cases"]}
+    made = {c["id"]: c for c in cases()}
+    assert set(made) <= set(committed)
+    for case_id, case in made.items():
+        assert committed[case_id] == case, case_id
+
+
+@pytest.mark.parametrize("path", RELEASE_FILES, ids=lambda p: p.stem)
+def test_release_file(path):
+    assert path.stat().st_size < 600_000, f"{path.name} has {path.stat().st_size} bytes"
+    record = json.loads(path.read_text())
+    assert path.name == f"{record['runtime']}-{record['release']}.json"
+    assert record["install"]["status"] in ("ok", "reused", "external", "failed")
+    prov = record["provenance"]
+    for key in ("command", "date", "host_python", "harness"):
+        assert prov.get(key), (path.name, key)
+    assert prov["command"].startswith("python -m explorer.probe")
+    labels = matrix.read_json(DATA / "conventions.json")["labels"]
+    known = {c["id"] for c in json.loads((DATA / "cases.json").read_text())["cases"]}
+    if record["install"]["status"] == "failed":
+        assert record["install"]["error"] and not record["cells"]
+        return
+    assert prov.get("packages") and prov.get("child_python")
+    assert record["cells"], path.name
+    for case_id, cell in record["cells"].items():
+        assert case_id in known, case_id
+        assert cell["status"] in STATUSES, (case_id, cell)
+        if cell["status"] == "ok":
+            assert cell["verdict"] in VERDICTS and "output_shape" in cell, (case_id, cell)
+            assert all(0 <= k < len(labels) for k in cell.get("equals", ())), case_id
+        elif cell["status"] != "skipped":
+            assert cell.get("error"), (case_id, cell)
+
+
+def test_load_queries_by_runtime_release_and_case():
+    data = matrix.load()
+    runtime = "onnxruntime"
+    release = data.current(runtime)
+    assert release == data.release_list(runtime)[-1]
+    cells = data.query(runtime=runtime, release=release, mode="cubic", dtype="int8")
+    assert cells and all(c.case["mode"] == "cubic" and c.case["dtype"] == "int8" for c in cells)
+    every = data.query(runtime=runtime, release=release)
+    assert len(every) == len({c.case["id"] for c in every})
+    assert data.query(runtime=runtime, release=release, coordinate_transformation_mode="align_corners",
+                      group="attributes")
+    assert not data.query(runtime="no-such-runtime")
