@@ -377,3 +377,27 @@ def _litert_integer_10bit(x4, out_h, out_w, transform):
              + pixels(y0, x1) * wy0 * wx1 + pixels(y1, x1) * wy1 * wx1)
     rounding = np.where(total > 0, 1 << 19, -(1 << 19))
     return np.clip(_c_div(total + rounding, 1 << 20), info.min, info.max).astype(x4.dtype)
+
+
+def float32_fma_passes(x: np.ndarray, passes) -> np.ndarray:
+    """Each ``(axis, plan)`` in turn, accumulated tap by tap in float32 with fused multiply-adds, then rounded half
+    to even and saturated to ``x``'s integer type (OpenVINO's JIT pillow kernels on uint8/int8); axes whose
+    length does not change are skipped."""
+    info = np.iinfo(x.dtype)
+    out = np.asarray(x)
+    for axis, plan in passes:
+        if plan.n == plan.m and plan.is_identity:
+            continue
+        band = plan.band
+        moved = np.moveaxis(out, axis, -1).astype(np.float64)
+        acc = np.zeros(moved.shape[:-1] + (plan.m,), np.float32)
+        weights = band.weights.astype(np.float32).astype(np.float64)
+        for k in range(band.weights.shape[1]):
+            live = band.length > k
+            if not live.any():
+                break
+            index = np.where(live, band.start + k, 0)
+            tap = moved[..., index] * np.where(live, weights[:, k], 0.0)  # exact: float32 x small integer
+            acc = (acc.astype(np.float64) + tap).astype(np.float32)
+        out = np.moveaxis(np.clip(np.rint(acc), info.min, info.max).astype(x.dtype), -1, axis)
+    return out if out is not x else out.copy()

@@ -157,9 +157,11 @@ class LiteRT(Library):
         return (1, 2) if ndim == 4 else None
 
     def validate_call(self, call):
-        if call.dtype.kind in "iub" and call.dtype not in _INTEGERS:
-            raise ArgumentTypeError(f"LiteRT's RESIZE_* take float32, uint8, int8 or int16 tensors, not "
-                                    f"{call.dtype}: convert with x.astype(np.float32)")
+        forward = call.direction == "forward"  # a transpose (teaching) may take any float gradient
+        if forward and call.dtype != np.float32 and call.dtype not in _INTEGERS:  # resize_nearest_neighbor.cc
+            raise ArgumentTypeError(f"Output type is {call.dtype}, requires float, uint8, int8 or int16. (LiteRT's "
+                                    "RESIZE_* take float32, uint8, int8 or int16 tensors: convert with "
+                                    "x.astype(np.float32))")
         if call.dtype.kind in "iu" and call.mode == BILINEAR:
             axes = sorted(call.axes)
             if len(axes) > 2 or (len(axes) == 2 and axes[1] != axes[0] + 1):

@@ -30,8 +30,9 @@ whatever ``cube_coeff`` says) with Pillow's centres ``(i + 0.5) n / m`` whatever
 names, and a scale always taken from the sizes (``index_arithmetic="openvino_pillow"``).
 
 Note [integer images]: uint8 and int8 tensors are resampled in float32 and rounded half to even with saturation
-(``linear_onnx``, ``cubic``, ``linear``: the JIT kernels' store); the ``*_pillow`` modes round each pass (the
-width, then the height) half away from zero and saturate it; ``nearest`` copies.  Other integer types are not
+(``linear_onnx``, ``cubic``, ``linear``: the JIT kernels' store); the ``*_pillow`` modes accumulate each pass
+(the width, then the height) tap by tap with float32 fused multiply-adds and round it half to even, saturated
+(``pillow_by_channel``); ``nearest`` copies.  Bit-exact [measured, 2026.4.1].  Other integer types are not
 modelled.  float64 (accepted from 2026.4) is computed in float32 by the plugin; the explorer computes it in
 float64 (within float32 rounding of the plugin).
 
@@ -53,6 +54,7 @@ import math
 
 import numpy as np
 
+from ...engine import fixed_point
 from ...engine.execute import execute
 from ...engine.spec import Spec
 from ...errors import ArgumentTypeError, ArgumentValueError, choice_error
@@ -256,13 +258,7 @@ class OpenVINO(Library):
             return super().resize_integer(call, x, plans, specs)
         info = np.iinfo(x.dtype)
         if call.mode in _PILLOW:
-            out = x
-            for k in self.pass_order(call):
-                if plans[k][1].is_identity:
-                    continue
-                y = execute(out.astype(np.float32), [plans[k]])
-                out = np.clip(np.trunc(y + np.where(y >= 0, 0.5, -0.5)), info.min, info.max).astype(x.dtype)
-            return out if out is not x else out.copy()
+            return fixed_point.float32_fma_passes(x, [plans[k] for k in self.pass_order(call)])
         y = execute(x.astype(np.float32), plans)
         return np.clip(np.rint(y), info.min, info.max).astype(x.dtype)
 
@@ -281,8 +277,9 @@ def onnx_interpolate(mode: str, attributes: dict, opset: int, version: str | Non
     keep_aspect_ratio_policy are not read, and antialias only from 2025.4 [measured: read_model(...).get_ops()
     on 2026.4.1; openvinotoolkit/openvino src/frontends/onnx/frontend/src/op/resize.cpp @019873bb].
 
-    >>> onnx_interpolate("cubic", {"cubic_coeff_a": -0.5, "exclude_outside": 1}, 13)
-    ('cubic', {'coordinate_transformation_mode': 'half_pixel', 'nearest_mode': 'round_prefer_floor', 'cube_coeff': -0.5, 'antialias': False})
+    >>> mode, attributes = onnx_interpolate("cubic", {"cubic_coeff_a": -0.5, "exclude_outside": 1}, 13)
+    >>> mode, attributes["cube_coeff"], attributes["antialias"], "exclude_outside" in attributes
+    ('cubic', -0.5, False, False)
     """
     target = {"nearest": "nearest", "linear": "linear_onnx", "cubic": "cubic"}
     if mode not in target:
@@ -342,9 +339,9 @@ def _writes(q, h, w, size, scale_factor):
 
 RUNTIME = register(Runtime(
     id="openvino", title="OpenVINO", order=65,
-    backends=(Backend("openvino", "OpenVINO Interpolate (opset 4/11) compiled by a device plugin", ("cpu", "gpu", "npu"),
-                      "python", aliases=("ov", "openvino-cpu"), spelling="openvino", computes=_computes,
-                      writes=_writes),
+    backends=(Backend("openvino", "OpenVINO Interpolate (opset 4/11) compiled by a device plugin",
+                      ("cpu", "gpu", "npu"), "python", aliases=("ov", "openvino-cpu"), spelling="openvino",
+                      computes=_computes, writes=_writes),
               Backend("openvino-onnx", "an ONNX Resize read by OpenVINO's ONNX frontend (read_model), run by a device "
                       "plugin", ("cpu", "gpu", "npu"), "onnx", aliases=("ov-onnx",), spelling="onnx",
                       computes=_computes_onnx, writes=write_node)),
