@@ -170,12 +170,16 @@ def test_xnnpack_and_tensorflow_half_pixel_arithmetic_differ_at_large_sizes():
 
 def test_unsupported_dtypes_are_refused_with_the_kernels_text():
     record = knowledge.load().record("litert-resize-dtypes")
-    for dtype in (np.float16, np.float64, np.int32):
+    for dtype in (np.int32, np.int64, np.uint16):
         with pytest.raises(TypeError, match=record.error_text.replace("{type}", ".*")):
             library_resize(np.zeros((1, 4, 4, 1), dtype), (2, 2), library="litert", mode="RESIZE_NEAREST_NEIGHBOR",
                            axes=(1, 2))
     # the quoted kernel check (google-ai-edge/LiteRT tflite/kernels/resize_nearest_neighbor.cc Eval @ v2.2.0):
     assert record.error_text.replace("{type}", "%s") == "Output type is %s, requires float, uint8, int8 or int16."
+    x = _data("f64", (1, 5, 7, 1), "float32")  # Note [float types]: the float32 weights, in float64
+    got = library_resize(x.astype(np.float64), (3, 11), library="litert", mode="RESIZE_BILINEAR", axes=(1, 2))
+    np.testing.assert_allclose(got, library_resize(x, (3, 11), library="litert", mode="RESIZE_BILINEAR",
+                                                   axes=(1, 2)), atol=1e-6)
 
 
 def test_the_litert_backends_compute_their_kernel_sets():
@@ -190,3 +194,27 @@ def test_the_litert_backends_compute_their_kernel_sets():
         got, _ = compute(Question.of(mode="RESIZE_BILINEAR", backend=backend, align_corners=False, training=False),
                          np.moveaxis(x, 3, 1), size)
         assert np.abs(np.moveaxis(got, 1, 3) - want).max() <= 1e-6, backend
+
+
+# --- the library everywhere the package lists libraries ----------------------------------------------------------
+def test_litert_is_a_preset_an_equivalent_a_scan_equivalent_and_a_libraries_tab_call():
+    from explorer.conventions import equivalent, preset
+
+    assert equivalent(preset("litert", "RESIZE_NEAREST_NEIGHBOR"), preset("torch", "nearest"), 13, 5)
+    assert equivalent(preset("litert", "RESIZE_BILINEAR", half_pixel_centers=True, kernels="builtin"),
+                      preset("tensorflow", "bilinear"), 13, 5)
+    onnx = pytest.importorskip("onnx", reason="onnx is an oracle installed by the 'oracles' extra")
+    from onnx_models import resize_model
+
+    assert onnx is not None
+    model = resize_model((1, 1, 7, 5), op_version=13, sizes=[1, 1, 3, 9], mode="nearest",
+                         coordinate_transformation_mode="asymmetric", nearest_mode="floor")
+    [scanned] = explorer.scan(model)
+    assert "litert" in {e["library"] for e in scanned.equivalents}
+    pytest.importorskip("ipywidgets")
+    from explorer.ui.app import App
+
+    app = App(worker=False)
+    assert "litert" in app.controls["libraries"].widget.options
+    app.set(tab="libraries", libraries=("torch", "litert"), mode="bilinear", size=(12, 10))
+    assert "tf.raw_ops.ResizeBilinear(images=x, size=(12, 10)" in app.tabs["libraries"].calls.value

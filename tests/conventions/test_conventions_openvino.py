@@ -322,3 +322,26 @@ def test_the_default_precision_hint_rounds_through_bfloat16():
             assert np.abs(default - interpolate(x, mode, sizes=(61, 20))).max() > 1e-3
         else:
             np.testing.assert_array_equal(default, interpolate(x, mode, sizes=(61, 20)))
+
+
+# --- the library everywhere the package lists libraries ----------------------------------------------------------
+def test_openvino_is_a_preset_an_equivalent_a_scan_equivalent_and_a_libraries_tab_call():
+    from explorer.conventions import equivalent, preset
+
+    assert equivalent(preset("openvino", "bilinear_pillow"), preset("pillow", "BILINEAR"), 13, 5)
+    assert equivalent(preset("openvino", "linear_onnx"), preset("onnx", "linear"), 13, 5)
+    assert equivalent(preset("openvino", "nearest", coordinate_transformation_mode="asymmetric", nearest_mode="floor"),
+                      preset("torch", "nearest"), 13, 5)
+    model = resize_model((1, 1, 7, 5), op_version=13, sizes=[1, 1, 3, 9], mode="nearest",
+                         coordinate_transformation_mode="asymmetric", nearest_mode="floor")
+    [scanned] = explorer.scan(model)
+    assert "openvino" in {e["library"] for e in scanned.equivalents}
+    [on_openvino] = explorer.scan(model, backend="openvino-onnx", training=False)
+    assert on_openvino.findings is not None
+    pytest.importorskip("ipywidgets")
+    from explorer.ui.app import App
+
+    app = App(worker=False)
+    assert "openvino" in app.controls["libraries"].widget.options
+    app.set(tab="libraries", libraries=("torch", "openvino"), mode="bilinear", size=(12, 10))
+    assert "ops.interpolate(x, np.array([12, 10], np.int64)" in app.tabs["libraries"].calls.value

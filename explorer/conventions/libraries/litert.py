@@ -35,6 +35,10 @@ e.g. 1000 -> 4097), the last outputs read the next row's first pixel -- modelled
 layout -- and, on the last row of the last image, memory past the tensor: refused with an error.  The integer
 paths need the resized axes to be consecutive (H, W of an NHWC layout; one axis is the width).
 
+Note [float types]: LiteRT's resize kernels take float32 only (a float16 or float64 model is converted to
+float32); float16 and float64 arrays are resampled here with the float32 kernels' weights, in their own
+precision, so the convention can be compared with other libraries' (data/litert.toml, litert-resize-dtypes).
+
 Note [align_corners and half_pixel_centers]: the builtin RESIZE_BILINEAR's Prepare refuses the pair ("If
 half_pixel_centers is True, align_corners must be False."), but the XNNPACK delegate takes the node first and
 computes align_corners (its flags: ``align_corners ? XNN_FLAG_ALIGN_CORNERS : ...``), so the default interpreter
@@ -157,8 +161,7 @@ class LiteRT(Library):
         return (1, 2) if ndim == 4 else None
 
     def validate_call(self, call):
-        forward = call.direction == "forward"  # a transpose (teaching) may take any float gradient
-        if forward and call.dtype != np.float32 and call.dtype not in _INTEGERS:  # resize_nearest_neighbor.cc
+        if call.dtype.kind in "iub" and call.dtype not in _INTEGERS:  # resize_nearest_neighbor.cc Eval
             raise ArgumentTypeError(f"Output type is {call.dtype}, requires float, uint8, int8 or int16. (LiteRT's "
                                     "RESIZE_* take float32, uint8, int8 or int16 tensors: convert with "
                                     "x.astype(np.float32))")
@@ -226,8 +229,6 @@ RUNTIME = register(Runtime(
                       computes=_computes("xnnpack"), writes=_writes("xnnpack")),
               Backend("litert-builtin", "LiteRT's builtin CPU kernels without the default delegates",
                       ("cpu",), "python", aliases=("tflite-builtin",), spelling="litert",
-                      computes=_computes("builtin"), writes=_writes("builtin")),
-              Backend("litert-gpu", "LiteRT's GPU delegate (not modelled: not run)", ("gpu",), "python",
-                      aliases=("tflite-gpu",), spelling="litert")),
+                      computes=_computes("builtin"), writes=_writes("builtin"))),
     words=("litert", "tflite", "ai_edge_litert"),
     version_markers=("ai-edge-litert==", "ai_edge_litert==", "litert version: ")))
