@@ -316,7 +316,7 @@ def _gather4(x4: np.ndarray, rows, cols):
 def litert_bilinear_integer(x4: np.ndarray, out_h: int, out_w: int, transform: str, kernels: str) -> np.ndarray:
     """LiteRT's RESIZE_BILINEAR of an 8- or 16-bit (N, H, W, C) array by ``kernels`` (``LITERT_KERNELS``)."""
     dtype = x4.dtype
-    n, h, w, c = x4.shape
+    _, h, w, _ = x4.shape
     info = np.iinfo(dtype)
     if dtype.itemsize == 1 and kernels == "xnnpack":
         top, bottom, av = _xnnpack_axis(h, out_h, transform)

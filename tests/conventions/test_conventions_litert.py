@@ -15,7 +15,7 @@ import pytest
 
 import explorer
 from explorer.advisor import knowledge
-from explorer.conventions import library_resize, library_resize_transpose, presets
+from explorer.conventions import library_resize, library_resize_transpose
 from preset_cases import options_id, seed, size_grid
 
 pytest.importorskip("tensorflow", reason="TensorFlow is an oracle installed by the 'oracles' extra")

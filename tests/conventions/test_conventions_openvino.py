@@ -177,7 +177,7 @@ def test_onnx_frontend_writes_the_interpolate_explorer_computes(opset, mode, att
         model = resize_model(x.shape, op_version=10, scales=[1, 1, 1.5, 0.7], mode=mode)
     else:
         model = resize_model(x.shape, op_version=opset, sizes=[1, 2, 5, 13], mode=mode, **attributes)
-    [(version, found)] = interpolate_attributes(model)
+    [(_, found)] = interpolate_attributes(model)
     expected_mode, expected = onnx_interpolate(mode, attributes, opset, VERSION)
     assert found["mode"] == expected_mode
     assert {k: found[k] for k in expected} == pytest.approx(expected)
@@ -309,7 +309,10 @@ def test_six_dimensional_linear_aborts_the_process():
 def test_the_default_precision_hint_rounds_through_bfloat16():
     """Note [bf16 hint]: bf16 on CPUs with AVX512_BF16 or AMX (then bf16(resize(bf16(x)))), f32 elsewhere."""
     ml_dtypes = pytest.importorskip("ml_dtypes", reason="ml_dtypes comes with tensorflow and jax")
-    flags = open("/proc/cpuinfo").read().split() if sys.platform.startswith("linux") else []
+    flags = []
+    if sys.platform.startswith("linux"):
+        with open("/proc/cpuinfo") as cpuinfo:
+            flags = cpuinfo.read().split()
     bf16_cpu = "avx512_bf16" in flags or "amx_bf16" in flags
     hint = default_precision()
     assert hint == ("bf16" if bf16_cpu else "f32"), (hint, bf16_cpu)

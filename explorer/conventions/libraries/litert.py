@@ -110,7 +110,7 @@ class LiteRT(Library):
         Option("kernels", "xnnpack", KERNELS, "xnnpack: the interpreter's default (XNNPACK delegate); builtin: "
                "BUILTIN_WITHOUT_DEFAULT_DELEGATES; reference: BUILTIN_REF"),
     )
-    unsupported = {"antialias": "LiteRT has no antialiased resize", "size": "give the output size as size="}
+    unsupported = {"antialias": "LiteRT has no antialiased resize"}
     gradient_modes = ()
     no_gradient = ("LiteRT runs inference only: RESIZE_* have no gradient; explorer.library_resize_transpose "
                    "gives the transpose W^T g of its forward")

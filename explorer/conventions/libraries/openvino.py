@@ -78,8 +78,14 @@ def _pairs(options) -> tuple | None:
     begin, end = options["pads_begin"], options["pads_end"]
     if begin is None and end is None:
         return None
-    begin = tuple(begin) if begin is not None else (0,) * len(end)
-    end = tuple(end) if end is not None else (0,) * len(begin)
+    for name, value in (("pads_begin", begin), ("pads_end", end)):
+        if value is not None and (isinstance(value, (str, bytes)) or not hasattr(value, "__len__")
+                                  or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) and v >= 0
+                                             for v in value)):
+            raise ArgumentValueError(f"{name}={value!r} is not valid; give a list of non-negative integers, one per "
+                                     "resized axis")
+    begin = tuple(int(v) for v in begin) if begin is not None else (0,) * len(end)
+    end = tuple(int(v) for v in end) if end is not None else (0,) * len(begin)
     if len(begin) != len(end):
         raise ArgumentValueError(f"pads_begin={begin!r} and pads_end={end!r} must have one entry per resized axis "
                                  "each (the same length)")
@@ -174,13 +180,6 @@ class OpenVINO(Library):
         if isinstance(a, bool) or not isinstance(a, (int, float, np.floating, np.integer)) or not math.isfinite(a):
             raise ArgumentValueError(f"cube_coeff={a!r} is not valid; give a finite number (OpenVINO's default is "
                                      "-0.75)")
-        for name in ("pads_begin", "pads_end"):
-            value = options[name]
-            if value is None:
-                continue
-            if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
-                raise ArgumentTypeError(f"{name}={value!r} is not valid; give a list of non-negative integers, "
-                                        "one per resized axis")
         _pairs(options)
 
     def spec(self, mode, options):

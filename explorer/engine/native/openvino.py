@@ -117,7 +117,7 @@ def _pillow(a: Axis) -> Taps:
     reciprocal = (f32(1) / clip).astype(f32)
     bilinear = a.spec.kernel == "linear"
     radius = (f32(1) if bilinear else f32(2)) * clip
-    length = int(math.ceil(float(radius)) * 2 + 1)
+    length = math.ceil(float(radius)) * 2 + 1
     centre = _coordinates(a, scale, "tf_half_pixel_for_nn")
     lo = np.maximum(np.trunc((centre - radius + f32(0.5)).astype(f32)).astype(np.int64), 0)
     hi = np.minimum(np.trunc((centre + radius + f32(0.5)).astype(f32)).astype(np.int64), a.n)
