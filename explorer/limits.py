@@ -37,6 +37,9 @@ MAX_PLAN_TAPS = 2**27
 #: Largest ``|cubic_coeff_a|``: the Keys weights sum to one for every ``a`` only up to ``|a| * 1e-16``, so far
 #: beyond it the weights (and the outputs) lose float32 precision.
 MAX_CUBIC_COEFF_A = 1e6
+#: Largest zero padding (OpenVINO's Interpolate ``pads_begin`` / ``pads_end``) on either side of one axis; the
+#: padded axis's plan is bounded by the memory checks like any other.
+MAX_PADS = 2**31 - 1
 
 # ------------------------------------------------------------------------------------------------ images
 #: Largest file accepted for decoding, in bytes (at most this many bytes are ever read).

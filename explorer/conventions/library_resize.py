@@ -107,7 +107,7 @@ def build_plans(call: Request):
 def _check_call_memory(call: Request, specs, scales):
     backward = call.direction == "backward"
     def plan_bytes():
-        return sum(plan_nbytes(n, m, s, f, s.roi_for(k), transpose=backward)
+        return sum(plan_nbytes(n + sum(s.pads_for(k)), m, s, f, s.roi_for(k), transpose=backward)
                    for k, ((n, m), s, f) in enumerate(zip(call.lengths, specs, scales)))
 
     gather = call.library.nearest_keeps_dtype and all(s.kernel == "nearest" for s in specs)

@@ -1,7 +1,7 @@
 """The same nominal mode in every library, as a table: what each library's default computes.
 
 >>> print(conventions_table().splitlines()[0])
-| family | torch | tensorflow | jax | onnx | opencv | pillow | burn |
+| family | torch | tensorflow | jax | onnx | openvino | opencv | litert | pillow | burn |
 >>> describe(preset_spec("pillow", "BICUBIC"))
 'cubic a=-0.5, antialias, renormalised border'
 """

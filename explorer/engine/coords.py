@@ -75,6 +75,10 @@ def _tf_half_pixel_for_nn(i, s, g):
     return (i + g.dtype(0.5)) * s
 
 
+def _step_align_corners_or_sizes(g: Geometry):
+    return g.dtype(g.n - 1) / g.dtype(g.m - 1) if g.m > 1 else g.dtype(g.n) / g.dtype(g.m)
+
+
 def _half_pixel_symmetric(i, s, g):
     f = g.f if g.f is not None else g.m / g.n
     adjustment = g.m / (f * g.n)
@@ -118,6 +122,9 @@ TRANSFORMS: dict[str, Transform] = {
                   "ONNX roi, TF crop_and_resize"),
         Transform("pytorch_antialias_align_corners", _step_align_corners, _half_pixel,
                   "x = (i + 0.5) * (n-1)/(m-1) - 0.5", "PyTorch antialias=True with align_corners=True"),
+        Transform("align_corners_half_pixel_for_nn", _step_align_corners_or_sizes, _tf_half_pixel_for_nn,
+                  "x = (i + 0.5) * (n-1)/(m-1)  (n/m when m == 1)",
+                  "LiteRT RESIZE_NEAREST_NEIGHBOR with align_corners and half_pixel_centers"),
         Transform("onnx_antialias_align_corners", _step_from_sizes_or_factor, _align_corners_own_step,
                   "x = i * (n-1)/(m-1); the antialias stretch is n/m (or 1/f)",
                   "ONNX Runtime antialias=1 with align_corners"),
@@ -194,6 +201,21 @@ ARITHMETIC = {
     "jax_float32": (np.float32, np.float64, np.float32, False),
     # TensorFlow ResizeBilinear / ResizeBicubic / ResizeArea: float32 scale and coordinates, never fused
     "tensorflow": (np.float32, np.float64, np.float32, False),
+    # OpenVINO's CPU plugin (Interpolate-4/11, coordTransToInput): a float32 scale s (the given one, or m/n from the
+    # sizes), x = (i + 0.5f) / s - 0.5f with one float32 rounding per operation, align_corners as
+    # i * ((n-1)/(m-1)) with the ratio rounded first, and x = i on an axis whose scale is 1 or whose length does
+    # not change (whatever the transform); exact float32 ties, no tolerance.  Its linear, cubic and antialiased
+    # linear weights are a port (explorer.engine.native.openvino)
+    "openvino": (np.float32, np.float32, np.float32, False),
+    # OpenVINO's bilinear_pillow / bicubic_pillow (buildTblPillow): Pillow's filter in float32, centres
+    # (i + 0.5f) / (m/n as float32) whatever coordinate transform the node names
+    "openvino_pillow": (np.float32, np.float32, np.float32, False),
+    # XNNPACK's resize-bilinear (LiteRT's default CPU delegate): half-pixel coordinates i * s + (0.5f * s - 0.5f),
+    # each operation rounded to float32, clamped to [0, n - 1] (explorer.engine.native.xnnpack)
+    "xnnpack": (np.float32, np.float32, np.float32, False),
+    # LiteRT's 8-bit RESIZE_NEAREST_NEIGHBOR without align_corners or half_pixel_centers: a 16.16 fixed-point step
+    # S = (n << 16) / m + 1 (integer division), input index (i * S) >> 16; the coordinate is that exact rational
+    "tflite_fixed16": (np.float64, np.float64, np.float64, False),
 }
 
 # transform -> (numerator(i), denominator) of the exact rational coordinate, for the "exact" row
@@ -246,6 +268,55 @@ def onnxruntime_coordinates(n: int, m: int, transform: str, scale, roi=None, out
                                     outputs)
 
 
+def _openvino_coordinates(t, g: Geometry, scale, outputs=None):
+    """OpenVINO's ``coordTransToInput`` (src/plugins/intel_cpu/src/nodes/interpolate.cpp), float32, for every
+    output or for the output indices ``outputs``; a transform the plugin lacks takes the generic float32 formula."""
+    f32 = np.float32
+    i = np.arange(g.m, dtype=f32) if outputs is None else np.asarray(outputs).astype(f32)
+    half = f32(0.5)
+    if scale == 1 or g.n == g.m:
+        return i
+    if t.name == "half_pixel" or (t.name == "pytorch_half_pixel" and g.m > 1):
+        return (i + half) / scale - half
+    if t.name == "asymmetric":
+        return i / scale
+    if t.name == "tf_half_pixel_for_nn":
+        return (i + half) / scale
+    if t.name in ("align_corners", "pytorch_half_pixel"):
+        return np.zeros_like(i) if g.m == 1 else i * (f32(g.n - 1) / f32(g.m - 1))
+    geometry = Geometry(g.n, g.m, g.f, g.roi, f32)
+    return np.asarray(t.coordinate(i, f32(t.step(geometry)), geometry), dtype=f32)
+
+
+def openvino_coordinates(n: int, m: int, transform: str, scale=None, outputs=None) -> np.ndarray:
+    """OpenVINO's float32 source coordinate of every output (or of the indices ``outputs``); ``scale`` is the
+    Interpolate scale of the axis (None: ``m / n`` in float32, as the plugin computes it from the sizes).
+
+    >>> openvino_coordinates(4, 3, "half_pixel").tolist()
+    [0.1666666865348816, 1.5, 2.8333332538604736]
+    """
+    s = np.float32(scale) if scale is not None else np.float32(m) / np.float32(n)
+    return _openvino_coordinates(TRANSFORMS[transform], Geometry(n, m, None, None, np.float32), s, outputs)
+
+
+def xnnpack_coordinates(n: int, m: int, transform: str, outputs=None) -> np.ndarray:
+    """XNNPACK's float32 source coordinate of every output, clamped to [0, n - 1] (src/indirection.c
+    ``xnn_indirection_init_resize_bilinear2d_hwc_f32``): ``align_corners`` and the legacy ``asymmetric`` rule
+    take ``i * s``, every other transform XNNPACK's half-pixel ``i * s + (0.5 s - 0.5)``.
+
+    >>> xnnpack_coordinates(4, 3, "half_pixel").tolist()
+    [0.1666666865348816, 1.5, 2.8333334922790527]
+    """
+    f32 = np.float32
+    i = np.arange(m, dtype=f32) if outputs is None else np.asarray(outputs).astype(f32)
+    adjustment = 1 if transform == "align_corners" and m != 1 else 0
+    s = f32(n - adjustment) / f32(m - adjustment)
+    if transform in ("align_corners", "asymmetric"):
+        return np.minimum(i * s, f32(n - 1))
+    offset = f32(0.5) * s - f32(0.5)
+    return np.clip(i * s + offset, f32(0), f32(n - 1))
+
+
 def _special_coordinates(t, arithmetic, g: Geometry, step):
     """Coordinates for the arithmetic rows that are not one formula per sample in a single dtype."""
     if arithmetic == "incremental":
@@ -261,6 +332,24 @@ def _special_coordinates(t, arithmetic, g: Geometry, step):
         inverse = np.float32(1.0 / np.float64(scale))
         sample = (np.arange(g.m, dtype=np.float32) + np.float32(0.5)) * inverse
         return sample.astype(np.float64) - 0.5, inverse
+    if arithmetic in ("openvino", "openvino_pillow"):
+        scale = np.float32(g.f) if g.f is not None and g.f > 0 else np.float32(g.m) / np.float32(g.n)
+        if arithmetic == "openvino_pillow":  # fixed tf_half_pixel_for_nn centres; x = centre - 0.5
+            scale = np.float32(g.m) / np.float32(g.n)
+            centre = _openvino_coordinates(TRANSFORMS["tf_half_pixel_for_nn"], g, scale)
+            return centre.astype(np.float64) - 0.5, 1.0 / float(scale)
+        return _openvino_coordinates(t, g, scale), 1.0 / float(scale)
+    if arithmetic == "xnnpack" and t.name in ("half_pixel", "align_corners", "asymmetric"):
+        return xnnpack_coordinates(g.n, g.m, t.name), step
+    if arithmetic == "xnnpack":  # a transform XNNPACK does not have: the generic float32 formula
+        geometry = Geometry(g.n, g.m, g.f, g.roi, np.float32)
+        x = t.coordinate(np.arange(g.m, dtype=np.float32), np.float32(t.step(geometry)), geometry)
+        return np.asarray(x, dtype=np.float32), step
+    if arithmetic == "tflite_fixed16":
+        if t.name != "asymmetric":
+            return t.coordinate(np.arange(g.m, dtype=np.float64), np.float64(step), g), step
+        fixed = (g.n << 16) // g.m + 1
+        return np.arange(g.m, dtype=np.int64) * fixed / 65536.0, step
     if arithmetic == "exact":
         exact = _EXACT_COORDINATES.get(t.name)
         if exact is not None and not (g.f is not None and g.f > 0):
@@ -279,7 +368,8 @@ def _special_coordinates(t, arithmetic, g: Geometry, step):
 
 
 # Rows of ARITHMETIC handled by _special_coordinates, and the tie tolerance some of them round with.
-SPECIAL_ARITHMETIC = ("incremental", "onnxruntime", "xla_float32", "tf_scale_and_translate", "exact", "opencv")
+SPECIAL_ARITHMETIC = ("incremental", "onnxruntime", "xla_float32", "tf_scale_and_translate", "exact", "opencv",
+                      "openvino", "openvino_pillow", "xnnpack", "tflite_fixed16")
 TIE_TOLERANCE = {"onnxruntime": 1e-6}
 # Rows whose kernel argument (tap distance / stretch) is computed in float32, as the library does
 FLOAT32_KERNEL_ARGUMENT = ("tf_scale_and_translate",)

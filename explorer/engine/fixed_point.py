@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import ArgumentValueError
 from .band import Band
 
 PILLOW_PRECISION_BITS = 22
@@ -244,3 +245,159 @@ def float32_passes_uint8(x: np.ndarray, passes) -> np.ndarray:
         plan.band.multiply_exact(x3, y3)
         out = np.moveaxis(y3.reshape((pre, plan.m) + moved.shape[2:]), 1, axis)
     return np.clip(np.rint(out), 0, 255).astype(np.uint8)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# LiteRT / TFLite RESIZE_BILINEAR on 8- and 16-bit tensors, on an (N, H, W, C) view of the array.  Each kernel
+# rounds once, after both axes (google-ai-edge/LiteRT tflite/kernels/resize_bilinear.cc, kernels/internal/
+# reference/resize_bilinear.h and optimized/resize_bilinear.h @v2.2.0; google/XNNPACK src/indirection.c and
+# src/s8-ibilinear/gen/s8-ibilinear-scalar-u1.c @75db3c09):
+#   xnnpack    int8 / uint8 (the default delegate): alpha = lrintf(alpha_f32 * 2048) on XNNPACK's float32
+#              coordinates, acc = sum(w_y w_x v) with weights (2048 - alpha, alpha), out = (acc + 2**21) >> 22;
+#   builtin    uint8 (ResizeBilinearGenericSmallChannel): TensorFlow's float32 coordinates, the four products
+#              (1-dy)(1-dx), (1-dy)dx, dy(1-dx), dy dx rounded to float32, v00 s0 + v01 s1 + v10 s2 + v11 s3 + 0.5
+#              summed left to right in float32, truncated; int8 and int16: ResizeBilinearInteger;
+#   reference  uint8: v00 (1-dy)(1-dx) + v10 dy (1-dx) + v01 (1-dy) dx + v11 dy dx + 0.5 in float32, left to right,
+#              truncated; int8 and int16: ResizeBilinearInteger.
+# ResizeBilinearInteger: scale_10 = (1024 n + m/2) / m ((1024 (n-1) + (m-1)/2) / (m-1) with align_corners), the
+# coordinate i * scale_10 (+ scale_10/2 - 512 half-pixel) in 1/1024 units, lower = max(coordinate / 1024, 0) --
+# not clamped to n - 1 -- upper = min((coordinate + 1023) / 1024, n - 1) (C's truncating division), the sum of the
+# four 20-bit products rounded half away from zero (TFLITE_SINGLE_ROUNDING is off in the wheel) [measured,
+# ai-edge-litert 2.3.0: every kernel bit-exact].  Because lower is not clamped, a rounded-up scale_10 can make the
+# last outputs read lower = n: the kernel then reads the next row's first pixel (the next image's first row for
+# the height), and past the end of the tensor for the last row -- memory LiteRT does not own; that is refused.
+
+LITERT_KERNELS = ("xnnpack", "builtin", "reference")
+
+
+def _tflite_axis(n: int, m: int, transform: str):
+    """TensorFlow's float32 ComputeInterpolationValues: (lower, upper, lower weight's complement dy)."""
+    f32 = np.float32
+    s = f32(n - 1) / f32(m - 1) if transform == "align_corners" and m > 1 else f32(n) / f32(m)
+    i = np.arange(m, dtype=f32)
+    x = (i + f32(0.5)) * s - f32(0.5) if transform == "half_pixel" else i * s
+    floor = np.floor(x)
+    lower = np.maximum(floor, f32(0))
+    upper = np.minimum(np.ceil(x).astype(np.int64), n - 1)
+    return lower.astype(np.int64), upper, (x - lower).astype(f32)
+
+
+def _xnnpack_axis(n: int, m: int, transform: str):
+    """XNNPACK's 11-bit taps: (top, bottom, alpha in 1/2048)."""
+    from .native.xnnpack import taps
+
+    top, bottom, alpha, _ = taps(n, m, transform)
+    return top, bottom, np.rint(alpha * np.float32(2048)).astype(np.int64)  # lrintf: half to even
+
+
+def _integer_axis(n: int, m: int, transform: str):
+    """ResizeBilinearInteger's 10-bit taps: (lower, upper, fraction in 1/1024), lower not clamped to n - 1."""
+    if transform == "align_corners" and m > 1:
+        scale = ((1 << 10) * (n - 1) + (m - 1) // 2) // (m - 1)
+    else:
+        scale = ((1 << 10) * n + m // 2) // m
+    i = np.arange(m, dtype=np.int64)
+    value = i * scale + scale // 2 - (1 << 9) if transform == "half_pixel" else i * scale
+    lower = np.maximum(_c_div(value, 1 << 10), 0)
+    upper = np.minimum(_c_div(value + (1 << 10) - 1, 1 << 10), n - 1)
+    return lower, upper, value - (1 << 10) * lower
+
+
+def _c_div(a, b: int):
+    """C's integer division (truncation toward zero) of an int64 array by a positive int."""
+    return np.sign(a) * (np.abs(a) // b)
+
+
+def _gather4(x4: np.ndarray, rows, cols):
+    """x4[:, rows][:, :, cols] for in-range indices (the (N, m_h, m_w, C) array of those pixels)."""
+    return x4[:, rows][:, :, cols]
+
+
+def litert_bilinear_integer(x4: np.ndarray, out_h: int, out_w: int, transform: str, kernels: str) -> np.ndarray:
+    """LiteRT's RESIZE_BILINEAR of an 8- or 16-bit (N, H, W, C) array by ``kernels`` (``LITERT_KERNELS``)."""
+    dtype = x4.dtype
+    _, h, w, _ = x4.shape
+    info = np.iinfo(dtype)
+    if dtype.itemsize == 1 and kernels == "xnnpack":
+        top, bottom, av = _xnnpack_axis(h, out_h, transform)
+        left, right, ah = _xnnpack_axis(w, out_w, transform)
+        v = x4.astype(np.int64)
+        rows = (v[:, top] * ((1 << 11) - av)[None, :, None, None] + v[:, bottom] * av[None, :, None, None])
+        acc = rows[:, :, left] * ((1 << 11) - ah)[None, None, :, None] + rows[:, :, right] * ah[None, None, :, None]
+        return np.clip((acc + (1 << 21)) >> 22, info.min, info.max).astype(dtype)
+    if dtype == np.uint8:
+        return _litert_uint8_float(x4, out_h, out_w, transform, reference=kernels == "reference")
+    return _litert_integer_10bit(x4, out_h, out_w, transform)
+
+
+def _litert_uint8_float(x4, out_h, out_w, transform, reference: bool):
+    f32 = np.float32
+    y0, y1, dy = _tflite_axis(x4.shape[1], out_h, transform)
+    x0, x1, dx = _tflite_axis(x4.shape[2], out_w, transform)
+    v = x4.astype(f32)
+    dy, dx = dy[None, :, None, None], dx[None, None, :, None]
+    one = f32(1)
+    p00, p01 = _gather4(v, y0, x0), _gather4(v, y0, x1)
+    p10, p11 = _gather4(v, y1, x0), _gather4(v, y1, x1)
+    if reference:  # input * (1 - dy) * (1 - dx) + ..., left to right
+        terms = [(p00 * (one - dy)) * (one - dx), (p10 * dy) * (one - dx), (p01 * (one - dy)) * dx, (p11 * dy) * dx]
+    else:  # the four scales first, then the sum in tap order
+        terms = [p00 * ((one - dy) * (one - dx)), p01 * ((one - dy) * dx), p10 * (dy * (one - dx)), p11 * (dy * dx)]
+    acc = terms[0]
+    for term in terms[1:]:
+        acc = acc + term
+    return np.trunc(acc + f32(0.5)).astype(np.uint8)
+
+
+def _litert_integer_10bit(x4, out_h, out_w, transform):
+    n, h, w, c = x4.shape
+    info = np.iinfo(x4.dtype)
+    y0, y1, fy = _integer_axis(h, out_h, transform)
+    x0, x1, fx = _integer_axis(w, out_w, transform)
+    flat = x4.astype(np.int64).reshape(-1)
+    batch = (np.arange(n, dtype=np.int64) * h)[:, None, None, None]
+    channel = np.arange(c, dtype=np.int64)[None, None, None, :]
+
+    def pixels(rows, cols):
+        index = ((batch + rows[None, :, None, None]) * w + cols[None, None, :, None]) * c + channel
+        beyond = index >= flat.size
+        if beyond.any():
+            first = np.argwhere(beyond)[0]
+            raise ArgumentValueError(
+                f"LiteRT's integer RESIZE_BILINEAR (ResizeBilinearInteger) of {h}x{w} -> {out_h}x{out_w} "
+                f"({transform}) reads past the end of the input: its 10-bit scale rounds up, so output "
+                f"({int(first[1])}, {int(first[2])}) of the last image reads input row {int(rows[first[1]])} / "
+                f"column {int(cols[first[2]])}, memory the tensor does not own (the result there is undefined); "
+                "choose other sizes, or run the XNNPACK kernel (kernels='xnnpack', int8/uint8)")
+        return flat[index]
+
+    wy1, wx1 = fy[None, :, None, None], fx[None, None, :, None]
+    wy0, wx0 = (1 << 10) - wy1, (1 << 10) - wx1
+    total = (pixels(y0, x0) * wy0 * wx0 + pixels(y1, x0) * wy1 * wx0
+             + pixels(y0, x1) * wy0 * wx1 + pixels(y1, x1) * wy1 * wx1)
+    rounding = np.where(total > 0, 1 << 19, -(1 << 19))
+    return np.clip(_c_div(total + rounding, 1 << 20), info.min, info.max).astype(x4.dtype)
+
+
+def float32_fma_passes(x: np.ndarray, passes) -> np.ndarray:
+    """Each ``(axis, plan)`` in turn, accumulated tap by tap in float32 with fused multiply-adds, then rounded half
+    to even and saturated to ``x``'s integer type (OpenVINO's JIT pillow kernels on uint8/int8); axes whose
+    length does not change are skipped."""
+    info = np.iinfo(x.dtype)
+    out = np.asarray(x)
+    for axis, plan in passes:
+        if plan.n == plan.m and plan.is_identity:
+            continue
+        band = plan.band
+        moved = np.moveaxis(out, axis, -1).astype(np.float64)
+        acc = np.zeros(moved.shape[:-1] + (plan.m,), np.float32)
+        weights = band.weights.astype(np.float32).astype(np.float64)
+        for k in range(band.weights.shape[1]):
+            live = band.length > k
+            if not live.any():
+                break
+            index = np.where(live, band.start + k, 0)
+            tap = moved[..., index] * np.where(live, weights[:, k], 0.0)  # exact: float32 x small integer
+            acc = (acc.astype(np.float64) + tap).astype(np.float32)
+        out = np.moveaxis(np.clip(np.rint(acc), info.min, info.max).astype(x.dtype), -1, axis)
+    return out if out is not x else out.copy()

@@ -467,12 +467,26 @@ def axis_plan(n_in: int, n_out: int, spec: Spec, scale: float | None = None, axi
         raise ArgumentTypeError(f"spec must be an explorer.Spec, got {type(spec).__name__}")
     dtype, direction = plan_key(spec, dtype, direction)
     roi = spec.roi_for(axis_index)
+    pads = spec.pads_for(axis_index)
 
     def build():
-        require(plan_nbytes(n_in, n_out, spec, scale, roi), f"the weights of {n_in} -> {n_out} samples")
-        return _build_plan(n_in, n_out, spec, scale, roi, dtype, direction)
+        padded = n_in + pads[0] + pads[1]
+        require(plan_nbytes(padded, n_out, spec, scale, roi), f"the weights of {padded} -> {n_out} samples")
+        plan = _build_plan(padded, n_out, spec, scale, roi, dtype, direction)
+        return plan if pads == (0, 0) else _without_pads(plan, n_in, pads[0])
 
-    return cached_plan((n_in, n_out, spec, scale, roi, dtype, direction), build)
+    return cached_plan((n_in, n_out, spec, scale, roi, dtype, direction, pads), build)
+
+
+def _without_pads(plan: AxisPlan, n: int, begin: int) -> AxisPlan:
+    """The plan of a zero-padded axis (``Spec.pads``) as a map of the ``n`` real inputs: the taps that fall on
+    the zeros are dropped (they add nothing, and read nothing a NaN could come from), the others shift by
+    ``begin``; an output that reads only zeros is 0."""
+    r, c, w = plan.band.triplets()
+    keep = (c >= begin) & (c < begin + n)
+    band = Band.from_triplets(r[keep], c[keep] - begin, w[keep], plan.m, n)
+    nearest = plan.nearest and bool(np.all(band.length == 1))
+    return AxisPlan(n, plan.m, band, plan.coordinates - begin, plan.step, plan.outside, nearest=nearest)
 
 
 def weights(n_in: int, n_out: int, spec: Spec | None = None, scale: float | None = None, dtype=None) -> np.ndarray:

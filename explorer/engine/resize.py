@@ -34,7 +34,8 @@ def axis_plans(shape, size, spec: Spec, axes=None, scale_factor=None, itemsize: 
             raise ArgumentValueError(f"cannot resize axis {axis} of length {shape[axis]}: it is empty")
     backward = direction == "backward"
     def plan_bytes():
-        return sum(plan_nbytes(shape[axis], m, spec, f, spec.roi_for(k), transpose=backward)
+        return sum(plan_nbytes(shape[axis] + sum(spec.pads_for(k)), m, spec, f, spec.roi_for(k),
+                               transpose=backward)
                    for k, (axis, m, f) in enumerate(zip(axes, size, scales)))
 
     if backward:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields, replace
 
 from .. import validate
 from ..errors import ArgumentTypeError, ArgumentValueError, choice_error
-from ..limits import MAX_CUBIC_COEFF_A
+from ..limits import MAX_CUBIC_COEFF_A, MAX_PADS
 from .coords import ARITHMETIC, ROUNDING, TRANSFORMS
 from .kernels import KERNEL_NAMES
 
@@ -37,6 +37,10 @@ class Spec:
     index_arithmetic : the precision of coordinate arithmetic (``explorer.engine.coords.ARITHMETIC``); it decides
           which index ``nearest`` picks at exact ties, and a row with a native builder (``explorer.engine.native``)
           builds the weights in that code's own float arithmetic, where they may depend on the array's dtype
+    pads : ``(begin, end)`` zero samples added before and after the input before it is resampled (OpenVINO's
+          Interpolate ``pads_begin`` / ``pads_end``); one pair for every axis, or a tuple of pairs, one per resized
+          axis.  The padded axis is resampled (its scale is ``m / (n + begin + end)``) and the weights that fall
+          on the zeros are dropped, so the map stays linear in the input
     """
 
     kernel: str = "linear"
@@ -48,6 +52,7 @@ class Spec:
     extrapolation_value: float = 0.0
     roi: tuple | None = None
     index_arithmetic: str = "float64"
+    pads: tuple | None = None
 
     def __post_init__(self):
         if self.kernel not in KERNEL_NAMES:
@@ -73,6 +78,8 @@ class Spec:
                                      "and -0.5; far beyond, the weights lose their precision)")
         if self.roi is not None:
             object.__setattr__(self, "roi", _normalise_roi(self.roi))
+        if self.pads is not None:
+            object.__setattr__(self, "pads", _normalise_pads(self.pads))
 
     def replace(self, **changes) -> "Spec":
         """A copy with some fields changed: ``spec.replace(antialias=True)``."""
@@ -88,6 +95,17 @@ class Spec:
                                  "is resized; give one pair per resized axis or a single pair")
             return self.roi[axis_index]
         return self.roi
+
+    def pads_for(self, axis_index: int) -> tuple[int, int]:
+        """The ``(begin, end)`` padding of the ``axis_index``-th resized axis (``(0, 0)`` without pads)."""
+        if self.pads is None:
+            return (0, 0)
+        if isinstance(self.pads[0], tuple):
+            if axis_index >= len(self.pads):
+                raise ArgumentValueError(f"pads has {len(self.pads)} (begin, end) pairs but axis {axis_index} "
+                                         "is resized; give one pair per resized axis or a single pair")
+            return self.pads[axis_index]
+        return self.pads
 
     def __repr__(self):
         shown = []
@@ -133,3 +151,36 @@ def _pair(pair, message) -> tuple[float, float]:
     if not (math.isfinite(start) and math.isfinite(end)):
         raise ArgumentValueError(message)
     return (start, end)
+
+
+def _normalise_pads(pads):
+    """``(begin, end)`` or a tuple of such pairs, as non-negative ints; ``(0, 0)`` everywhere is None."""
+    message = (f"pads={pads!r} is not valid; give a (begin, end) pair of non-negative integers or a tuple of "
+               "such pairs, one per resized axis")
+    if isinstance(pads, (str, bytes)):
+        raise ArgumentTypeError(message)
+    try:
+        items = tuple(pads)
+    except TypeError:
+        raise ArgumentTypeError(message) from None
+    single = len(items) == 2 and all(validate.is_integer(v) for v in items)
+    pairs = [items] if single else list(items)
+    if not pairs:
+        raise ArgumentValueError(message)
+    out = []
+    for pair in pairs:
+        if isinstance(pair, (str, bytes)):
+            raise ArgumentTypeError(message)
+        try:
+            pair = tuple(pair)
+        except TypeError:
+            raise ArgumentTypeError(message) from None
+        if len(pair) != 2 or not all(validate.is_integer(v) for v in pair):
+            raise ArgumentTypeError(message)
+        begin, end = int(pair[0]), int(pair[1])
+        if begin < 0 or end < 0 or begin > MAX_PADS or end > MAX_PADS:
+            raise ArgumentValueError(message.replace("is not valid", f"is not valid (each at most {MAX_PADS})"))
+        out.append((begin, end))
+    if all(p == (0, 0) for p in out):
+        return None
+    return out[0] if single else tuple(out)

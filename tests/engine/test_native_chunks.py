@@ -10,7 +10,7 @@ import explorer
 from explorer.engine import plan as plan_module
 from explorer.engine.native import NATIVE
 
-NATIVE_LIBRARIES = ("torch", "tensorflow", "jax", "onnx", "opencv")
+NATIVE_LIBRARIES = ("torch", "tensorflow", "jax", "onnx", "opencv", "openvino", "litert")
 SIZES = [(37, 91), (91, 37), (50, 17), (13, 13), (1, 7), (7, 1)]
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..spec import Spec
-from . import jax, onnxruntime, opencv, pytorch, tensorflow
+from . import jax, onnxruntime, opencv, openvino, pytorch, tensorflow, xnnpack
 from .common import Axis, Taps
 
 
@@ -44,6 +44,9 @@ NATIVE: dict[str, Native] = {
     "tensorflow": Native(tensorflow.build, tensorflow.key),
     "opencv": Native(opencv.build, opencv.key),
     "onnxruntime": Native(onnxruntime.build, onnxruntime.key),
+    "openvino": Native(openvino.build, openvino.key),
+    "openvino_pillow": Native(openvino.build, openvino.key),
+    "xnnpack": Native(xnnpack.build, xnnpack.key),
 }
 
 __all__ = ["NATIVE", "Axis", "Native", "Taps"]
