@@ -39,10 +39,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...engine.execute import execute
 from ...engine.spec import Spec
 from ...errors import ArgumentTypeError, ArgumentValueError
 from ..declarations import Api, Backend, Computation, Runtime
-from ..library_resize import promote_to_float32
+from ..library_resize import float32_plans
 from ..registry import Library, Option, Request, library, register
 from .pytorch import interpolate_options, nearest_kernel_is_indexed, torch_spec
 
@@ -238,7 +239,7 @@ class Keras(Library):
         """Computed in float32, rounded half to even and saturated to the input's dtype (``ops.image._resize``)."""
         if x.dtype.kind not in "iu":
             raise ArgumentTypeError(f"Keras resizes float and integer images, not {x.dtype}")
-        y = promote_to_float32(call, x, plans, specs)
+        y = execute(x.astype(np.float32), float32_plans(call))
         info = np.iinfo(x.dtype)
         return np.clip(np.rint(y), info.min, info.max).astype(x.dtype)
 
