@@ -129,6 +129,10 @@ def _check_call_memory(call: Request, specs, scales):
 
 def run_forward(call: Request, x: np.ndarray) -> np.ndarray:
     """The library's forward resize of ``x`` for a prepared call."""
+    return call.library.finish(call, x, _resample(call, x))
+
+
+def _resample(call: Request, x: np.ndarray) -> np.ndarray:
     lib = call.library
     if lib.output_is_empty(call):
         return np.empty(call.output_shape, x.dtype)

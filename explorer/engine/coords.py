@@ -191,6 +191,23 @@ ARITHMETIC = {
     "jax_float32": (np.float32, np.float64, np.float32, False),
     # TensorFlow ResizeBilinear / ResizeBicubic / ResizeArea: float32 scale and coordinates, never fused
     "tensorflow": (np.float32, np.float64, np.float32, False),
+    # scipy.ndimage zoom (and scikit-image resize): double coordinates, the Spec's boundary mode, the B-spline
+    # prefilter, and scikit-image's Gaussian for antialias (explorer.engine.native.ndimage)
+    "ndimage": (np.float64, np.float64, np.float64, False),
+}
+
+# How samples past the border are read (``Spec.boundary``; None: ``exclude_outside`` decides, drop or clamp).
+# scipy.ndimage's names; the ``ndimage`` arithmetic row computes them (explorer.engine.native.ndimage).
+BOUNDARIES = {
+    "constant": "an output whose coordinate leaves [0, n-1] is the extrapolation value; taps past the border "
+                "mirror (scipy 'constant')",
+    "grid-constant": "taps past the border read the extrapolation value (scipy 'grid-constant', scikit-image "
+                     "'constant')",
+    "nearest": "the border sample repeats (scipy 'nearest', scikit-image 'edge')",
+    "mirror": "reflected about the border sample: d c b | a b c d | c b a (scipy 'mirror', scikit-image 'reflect')",
+    "reflect": "reflected about the border edge: b a | a b c d | d c (scipy 'reflect', scikit-image 'symmetric')",
+    "wrap": "periodic with period n - 1 for coordinates, mirrored taps (scipy 'wrap')",
+    "grid-wrap": "periodic with period n (scipy 'grid-wrap', scikit-image 'wrap')",
 }
 
 # transform -> (numerator(i), denominator) of the exact rational coordinate, for the "exact" row

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..spec import Spec
-from . import jax, onnxruntime, opencv, pytorch, tensorflow
+from . import jax, ndimage, onnxruntime, opencv, pytorch, tensorflow
 from .common import Axis, Taps
 
 
@@ -44,6 +44,7 @@ NATIVE: dict[str, Native] = {
     "tensorflow": Native(tensorflow.build, tensorflow.key),
     "opencv": Native(opencv.build, opencv.key),
     "onnxruntime": Native(onnxruntime.build, onnxruntime.key),
+    "ndimage": Native(ndimage.build, ndimage.key),
 }
 
 __all__ = ["NATIVE", "Axis", "Native", "Taps"]
