@@ -79,6 +79,13 @@ def _half_pixel_symmetric(i, s, g):
     return g.dtype(offset) + (i + g.dtype(0.5)) / g.dtype(f) - g.dtype(0.5)
 
 
+def _mlx_centred(i, s, g):
+    # MLX _scaled_indices: start = ((m - 1) * step - n + 1) / 2 in double (step = 1/f), x = i * step - start
+    f = g.f if g.f is not None and g.f > 0 else g.m / g.n
+    start = ((g.m - 1) * (1.0 / f) - g.n + 1) / 2
+    return i * s - g.dtype(start)
+
+
 def _tf_crop_and_resize(i, s, g):
     start, end = _roi(g)
     if g.m > 1:
@@ -113,6 +120,9 @@ TRANSFORMS: dict[str, Transform] = {
         Transform("tf_crop_and_resize", _step_crop, _tf_crop_and_resize,
                   "x = start (n-1) + i (end - start)(n-1)/(m-1); outside [0, n-1] gives extrapolation_value",
                   "ONNX roi, TF crop_and_resize"),
+        Transform("mlx_centred", _step_from_sizes_or_factor, _mlx_centred,
+                  "x = i * step - ((m - 1) * step - n + 1) / 2 (half_pixel when m = n / step exactly)",
+                  "MLX nn.Upsample linear and cubic"),
         Transform("pytorch_antialias_align_corners", _step_align_corners, _half_pixel,
                   "x = (i + 0.5) * (n-1)/(m-1) - 0.5", "PyTorch antialias=True with align_corners=True"),
         Transform("onnx_antialias_align_corners", _step_from_sizes_or_factor, _align_corners_own_step,
@@ -191,6 +201,8 @@ ARITHMETIC = {
     "jax_float32": (np.float32, np.float64, np.float32, False),
     # TensorFlow ResizeBilinear / ResizeBicubic / ResizeArea: float32 scale and coordinates, never fused
     "tensorflow": (np.float32, np.float64, np.float32, False),
+    # MLX: float32 arrays and Python scalars taken as float32, every operation rounded to float32
+    "float32_unfused": (np.float32, np.float32, np.float32, False),
     # scipy.ndimage zoom (and scikit-image resize): double coordinates, the Spec's boundary mode, the B-spline
     # prefilter, and scikit-image's Gaussian for antialias (explorer.engine.native.ndimage)
     "ndimage": (np.float64, np.float64, np.float64, False),
