@@ -33,7 +33,7 @@ from ...engine.execute import execute
 from ...errors import ArgumentTypeError, ArgumentValueError
 from ..declarations import Api, Backend, Computation, Runtime
 from ..registry import Library, Option, register
-from .scipy import FAMILIES, ORDER_ALIASES, ORDER_MODES, spline_spec
+from .scipy import FAMILIES, ORDER_ALIASES, ORDER_MODES, spline_spec, zoom_every_axis
 
 NDIMAGE_MODE = {"constant": "grid-constant", "edge": "nearest", "symmetric": "reflect", "reflect": "mirror",
                 "wrap": "grid-wrap"}
@@ -137,8 +137,13 @@ class Skimage(Library):
     def kernel_scales(self, call):
         return [None] * len(call.lengths)
 
+    def adjust_plans(self, call, plans):
+        return zoom_every_axis(call, plans)  # Note [every axis is zoomed] in explorer.conventions.libraries.scipy
+
     def resize_integer(self, call, x, plans, specs):
         """Order 0 copies samples (the dtype stays); other orders resample ``img_as_float(x)`` in float64."""
+        if call.mode == "order0":
+            return np.rint(execute(x.astype(np.float64), plans)).astype(x.dtype)
         scale = 1.0 if call.options["preserve_range"] else _SCALE[x.dtype]
         return execute(x.astype(np.float64) / scale, plans)
 
