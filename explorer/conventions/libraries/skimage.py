@@ -21,8 +21,10 @@ anti_aliasing=None)`` (scikit-image/scikit-image ``src/skimage/transform/_warps.
 then takes a scale factor).
 
 >>> from explorer.conventions import preset
->>> preset("skimage", "order1")
-Spec(kernel='linear', antialias=True, index_arithmetic='ndimage', boundary='mirror')
+>>> preset("skimage", "order1")  # anti_aliasing=None: decided by the sizes of a call
+Spec(kernel='linear', index_arithmetic='ndimage', boundary='mirror')
+>>> preset("skimage", "order3", anti_aliasing=True)
+Spec(kernel='bspline3', antialias=True, index_arithmetic='ndimage', boundary='mirror', prefilter=True)
 """
 
 from __future__ import annotations

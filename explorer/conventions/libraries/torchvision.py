@@ -232,6 +232,8 @@ LIBRARY = register(Torchvision())
 
 # ------------------------------------------------------------------------------------------------ the runtime
 def _computes(q, spatial=None, out=None, intended=True) -> Computation:
+    if q.mode not in _TENSOR_MODES[2]:  # box and hamming exist for PIL images: what torchvision computes there
+        return Computation("torchvision", q.mode, {"input": "pil"})
     return Computation("torchvision", q.mode, {"antialias": bool(q.antialias) or q.mode == "lanczos"})
 
 
