@@ -52,13 +52,12 @@ def _layer(keras, case):
 def _one(keras, backend, case):
     f = _layer(keras, case)
     x, g = case["x"], case.get("g")
-    y = {"y": np.asarray(keras.ops.convert_to_numpy(f(x)))}
-    if g is None:
-        return y
-    try:
-        return _gradient(backend, f, x, g)
-    except Exception as exc:  # the forward stands; the gradient's error is reported
-        return {**y, "grad_error": f"{type(exc).__name__}: {exc}"}
+    if g is not None:
+        try:
+            return _gradient(backend, f, x, g)
+        except Exception as exc:  # the forward may stand alone; the gradient's error is reported
+            return {"y": np.asarray(keras.ops.convert_to_numpy(f(x))), "grad_error": f"{type(exc).__name__}: {exc}"}
+    return {"y": np.asarray(keras.ops.convert_to_numpy(f(x)))}
 
 
 def _gradient(backend, f, x, g):

@@ -1,8 +1,8 @@
 """Live oracle: the explorer's Keras presets against Keras 3 on its TensorFlow, JAX and torch backends.
 
 Each backend runs in its own subprocess (``KERAS_BACKEND`` is read at ``import keras``; tests/keras_oracle.py):
-every preset row of ``presets("keras")`` for that backend, on the fixed and random small sizes of
-tests/preset_cases.py, forward (float32 within 1e-5, integers bit-exact) and gradient (the backend's autodiff,
+every preset row of ``presets("keras")`` for that backend, on five fixed and one random small size of
+tests/preset_cases.py (JAX compiles every new shape), forward (float32 within 1e-5, integers bit-exact) and gradient (the backend's autodiff,
 within 1e-5), ``UpSampling2D`` nearest (``ops.repeat``) and bilinear, and what each backend rejects.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 import keras_oracle
 import numpy as np
 import pytest
-from preset_cases import image, options_id, size_grid
+from preset_cases import FIXED_2D, image, options_id, size_grid
 
 from explorer.conventions import NoGradientError, library_resize, library_resize_backward, presets
 
@@ -21,6 +21,17 @@ if not keras_oracle.available():
 pytestmark = pytest.mark.oracle
 
 BACKENDS = ("tensorflow", "jax", "torch")
+_BATCHES: dict = {}
+
+
+def _run(backend, cases):
+    """The answers of ``cases``: every test's cases of a backend run in one subprocess (Keras and its backend
+    import once), the first time any of them is asked for."""
+    if backend not in _BATCHES:
+        everything = [case for build in _BUILDERS for case in build(backend)]
+        _BATCHES[backend] = (everything, keras_oracle.run(backend, everything))
+    everything, answers = _BATCHES[backend]
+    return [answers[next(k for k, c in enumerate(everything) if c is case)] for case in cases]
 
 
 def _rows(backend):
@@ -29,22 +40,69 @@ def _rows(backend):
 
 
 def _cases(backend):
+    if ("rows", backend) in _CASES:
+        return _CASES[("rows", backend)]
     cases, meta = [], []
     for mode, options in _rows(backend):
-        for h, w, H, W in size_grid(("keras", backend, mode, options_id(options)), 2):
+        for h, w, H, W in size_grid(("keras", backend, mode, options_id(options)), 1, fixed=FIXED_2D[:5]):
             x = image((backend, mode, h, w), (1, h, w, 3))
             g = image(("g", backend, mode, H, W), (1, H, W, 3)) - np.float32(0.5)
             cases.append({"x": x, "size": (H, W), "interpolation": mode, "antialias": options.get("antialias", False),
                           "layer": "op", "g": g})
             meta.append((mode, options))
+    _CASES[("rows", backend)] = (cases, meta)
     return cases, meta
+
+
+_CASES: dict = {}
+
+
+def _uint8_cases(backend):
+    if ("u8", backend) not in _CASES:
+        modes = [m for m, o in _rows(backend) if not o.get("antialias")]
+        _CASES[("u8", backend)] = [
+            {"x": image(("u8", mode, h, w), (1, h, w, 3), np.uint8), "size": (H, W), "interpolation": mode,
+             "antialias": False, "layer": "op"}
+            for mode in modes for h, w, H, W in [(7, 9, 5, 13), (12, 10, 6, 5), (5, 8, 8, 5), (16, 16, 32, 8)]]
+    return _CASES[("u8", backend)]
+
+
+def _upsampling_cases(backend):
+    if ("up", backend) not in _CASES:
+        cases = []
+        for factors in [(2, 3), (3, 1), (1, 4)]:
+            for interpolation in ("nearest", "bilinear", "bicubic"):
+                x = image(("up", factors, interpolation), (1, 5, 7, 2))
+                g = image(("gup", factors, interpolation), (1, 5 * factors[0], 7 * factors[1], 2)) - np.float32(0.5)
+                cases.append({"x": x, "factors": factors, "interpolation": interpolation, "antialias": False,
+                              "layer": "UpSampling2D", "g": g})
+        _CASES[("up", backend)] = cases
+    return _CASES[("up", backend)]
+
+
+def _differs_cases(backend):
+    if "differs" not in _CASES:
+        _CASES["differs"] = [{"x": image("differs", (1, 9, 9, 1)), "size": (4, 4), "interpolation": "bicubic",
+                              "antialias": False, "layer": "op"}]
+    return _CASES["differs"]
+
+
+def _rejects_cases(backend):
+    if "rejects" not in _CASES:
+        x = image("rej", (1, 6, 6, 1))
+        _CASES["rejects"] = [{"x": x, "size": (3, 3), "interpolation": m, "antialias": False, "layer": "op"}
+                             for m in ("lanczos3", "area", "gaussian")]
+    return _CASES["rejects"]
+
+
+_BUILDERS = (lambda b: _cases(b)[0], _uint8_cases, _upsampling_cases, _differs_cases, _rejects_cases)
 
 
 @pytest.mark.parametrize("backend_id", BACKENDS)
 def test_every_row_forward_and_gradient_match_keras(backend_id):
     cases, meta = _cases(backend_id)
     assert cases
-    answers = keras_oracle.run(backend_id, cases)
+    answers = _run(backend_id, cases)
     failures = []
     for case, (mode, options), answer in zip(cases, meta, answers):
         label = f"{backend_id} {mode} {options_id(options)} {case['x'].shape[1:3]} -> {case['size']}"
@@ -69,13 +127,8 @@ def test_every_row_forward_and_gradient_match_keras(backend_id):
 
 @pytest.mark.parametrize("backend_id", BACKENDS)
 def test_uint8_images_round_half_to_even_and_keep_their_dtype(backend_id):
-    modes = [m for m, o in _rows(backend_id) if not o.get("antialias")]
-    cases = []
-    for mode in modes:
-        for h, w, H, W in [(7, 9, 5, 13), (12, 10, 6, 5), (5, 8, 8, 5), (16, 16, 32, 8)]:
-            cases.append({"x": image(("u8", mode, h, w), (1, h, w, 3), np.uint8), "size": (H, W),
-                          "interpolation": mode, "antialias": False, "layer": "op"})
-    answers = keras_oracle.run(backend_id, cases)
+    cases = _uint8_cases(backend_id)
+    answers = _run(backend_id, cases)
     worst = {}
     for case, answer in zip(cases, answers):
         assert "error" not in answer, answer
@@ -91,14 +144,8 @@ def test_uint8_images_round_half_to_even_and_keep_their_dtype(backend_id):
 
 @pytest.mark.parametrize("backend_id", BACKENDS)
 def test_upsampling2d_repeats_for_nearest_and_resizes_otherwise(backend_id):
-    cases = []
-    for factors in [(2, 3), (3, 1), (1, 4)]:
-        for interpolation in ("nearest", "bilinear", "bicubic"):
-            x = image(("up", factors, interpolation), (1, 5, 7, 2))
-            g = image(("gup", factors, interpolation), (1, 5 * factors[0], 7 * factors[1], 2)) - np.float32(0.5)
-            cases.append({"x": x, "factors": factors, "interpolation": interpolation, "antialias": False,
-                          "layer": "UpSampling2D", "g": g})
-    answers = keras_oracle.run(backend_id, cases)
+    cases = _upsampling_cases(backend_id)
+    answers = _run(backend_id, cases)
     for case, answer in zip(cases, answers):
         assert "error" not in answer, answer
         options = dict(backend=backend_id, layer="UpSampling2D")
@@ -116,10 +163,10 @@ def test_upsampling2d_repeats_for_nearest_and_resizes_otherwise(backend_id):
 
 def test_the_same_call_differs_by_backend():
     """bicubic 9 -> 4: TensorFlow's table (a = -0.5, clamped), JAX's renormalised border, PyTorch's a = -0.75."""
-    x = image("differs", (1, 9, 9, 1))
+    case = _differs_cases(None)[0]
+    x = case["x"]
     outs = {b: library_resize(x, (4, 4), library="keras", mode="bicubic", axes=(1, 2), backend=b) for b in BACKENDS}
-    answers = {b: keras_oracle.run(b, [{"x": x, "size": (4, 4), "interpolation": "bicubic", "antialias": False,
-                                        "layer": "op"}])[0]["y"] for b in BACKENDS}
+    answers = {b: _run(b, [case])[0]["y"] for b in BACKENDS}
     for b in BACKENDS:
         np.testing.assert_allclose(outs[b], answers[b], atol=1e-5)
     assert np.abs(answers["torch"] - answers["jax"]).max() > 1e-3
@@ -127,10 +174,9 @@ def test_the_same_call_differs_by_backend():
 
 
 def test_what_each_backend_rejects():
-    x = image("rej", (1, 6, 6, 1))
-    cases = [{"x": x, "size": (3, 3), "interpolation": m, "antialias": False, "layer": "op"}
-             for m in ("lanczos3", "area", "gaussian")]
-    answers = {b: keras_oracle.run(b, cases) for b in BACKENDS}
+    cases = _rejects_cases(None)
+    x = cases[0]["x"]
+    answers = {b: _run(b, cases) for b in BACKENDS}
     for b in BACKENDS:
         for case, answer in zip(cases, answers[b]):
             mode = case["interpolation"]

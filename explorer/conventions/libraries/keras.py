@@ -44,7 +44,7 @@ from ...engine.spec import Spec
 from ...errors import ArgumentTypeError, ArgumentValueError
 from ..declarations import Api, Backend, Computation, Runtime
 from ..library_resize import float32_plans
-from ..registry import Library, Option, Request, library, register
+from ..registry import Closest, Library, Option, Request, library, register
 from .pytorch import interpolate_options, nearest_kernel_is_indexed, torch_spec
 
 BACKENDS = ("tensorflow", "jax", "torch")
@@ -83,6 +83,9 @@ class Keras(Library):
                    "fill_value": "no padding is modelled", "interpolation": "give the interpolation as the mode"}
 
     # ported from PyTorch (explorer.conventions.native_call)
+    closest = {"nearest": Closest("nearest", {"layer": "UpSampling2D"},
+                                  "Keras's resize nearest is half-pixel (nearest-exact); UpSampling2D's ops.repeat floors, "
+                                  "for integer factors only")}
     toggle_options = {"antialias": {True: {"antialias": True}, False: {"antialias": False}}}
     toggle_notes = {("align_corners", True): "Keras 3 has no align_corners; left out"}
     shown = {"backend": None}

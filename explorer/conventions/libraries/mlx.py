@@ -27,7 +27,7 @@ import numpy as np
 from ...engine.spec import Spec
 from ...errors import ArgumentValueError
 from ..declarations import Api, Backend, Computation, Runtime
-from ..registry import Library, Option, register
+from ..registry import Closest, Library, Option, register
 
 _F32 = dict(index_arithmetic="float32_unfused")
 _REPEAT = Spec("nearest", coordinate_transformation_mode="asymmetric", nearest_mode="floor",
@@ -53,6 +53,12 @@ class Mlx(Library):
     unsupported = {"mode": "give the mode as the mode"}
 
     # ported from PyTorch (explorer.conventions.native_call)
+    closest = {
+        "nearest-exact": Closest("nearest", {}, "MLX has one nearest: integer factors repeat, a growing axis rounds "
+                                                "(i+½)·n/m − ½ half to even, a shrinking one floors i·n/m"),
+        "area": Closest("linear", {"antialias": True}, "MLX has no area mode: linear with antialias (0.32.1+) is shown"),
+        "lanczos": Closest("cubic", {"antialias": True}, "MLX has no Lanczos: cubic with antialias (0.32.1+) is shown"),
+    }
     toggle_options = {"align_corners": {True: {"align_corners": True}, False: {"align_corners": False}},
                       "antialias": {True: {"antialias": True}, False: {"antialias": False}}}
     shown = {"align_corners": ("linear", "cubic")}

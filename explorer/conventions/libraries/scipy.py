@@ -36,7 +36,7 @@ from ...engine.plan import axis_plan
 from ...engine.spec import Spec
 from ...errors import ArgumentTypeError, ArgumentValueError
 from ..declarations import Api, Backend, Computation, Runtime
-from ..registry import Library, Option, register
+from ..registry import Closest, Library, Option, register
 
 MODES = ("constant", "grid-constant", "nearest", "mirror", "reflect", "grid-mirror", "wrap", "grid-wrap")
 ORDER_MODES = {f"order{k}": k for k in range(6)}
@@ -102,6 +102,15 @@ class Scipy(Library):
                    "zoom": "give the factors as scale_factor"}
 
     # ported from PyTorch (explorer.conventions.native_call)
+    closest = {
+        "nearest-exact": Closest("order0", {"grid_mode": True, "boundary": "nearest"},
+                                 "scipy's order 0 on pixel centres (grid_mode=True) rounds (i+½)·n/m − ½ half up: "
+                                 "PyTorch's nearest-exact"),
+        "area": Closest("order1", {"grid_mode": True, "boundary": "nearest"},
+                        "scipy.ndimage.zoom has no area mode: order 1 (linear, no antialias) is shown"),
+        "lanczos": Closest("order3", {"grid_mode": True, "boundary": "nearest"},
+                           "scipy.ndimage.zoom has no Lanczos: order 3, a prefiltered cubic B-spline, is shown"),
+    }
     toggle_options = {"align_corners": {True: {"grid_mode": False}, False: {"grid_mode": True}}}
     toggle_notes = {("antialias", True): "scipy.ndimage.zoom has no antialias (filter with gaussian_filter first); "
                                          "left out"}
@@ -131,8 +140,8 @@ class Scipy(Library):
         for mode in ORDER_MODES:
             out.append((mode, {}, ""))
             out.append((mode, {"grid_mode": True, "boundary": "grid-constant"}, "pixel centres"))
-            if mode in ("order1", "order3"):
-                for boundary in ("nearest", "mirror", "reflect", "wrap", "grid-wrap"):
+            if mode in ("order1", "order3"):  # grid-wrap's prefilter reaches across the axis: no band, not listed
+                for boundary in ("nearest", "mirror", "reflect", "wrap"):
                     out.append((mode, {"boundary": boundary}, ""))
         out.append(("order3", {"prefilter": False}, "the B-spline smooths: not interpolating"))
         return out

@@ -34,7 +34,7 @@ import numpy as np
 from ...engine.execute import execute
 from ...errors import ArgumentTypeError, ArgumentValueError
 from ..declarations import Api, Backend, Computation, Runtime
-from ..registry import Library, Option, register
+from ..registry import Closest, Library, Option, register
 from .scipy import FAMILIES, ORDER_ALIASES, ORDER_MODES, spline_spec, zoom_every_axis
 
 NDIMAGE_MODE = {"constant": "grid-constant", "edge": "nearest", "symmetric": "reflect", "reflect": "mirror",
@@ -47,7 +47,7 @@ class Skimage(Library):
     title = "scikit-image transform.resize"
     aliases = ("scikit-image", "skimage.transform", "scikitimage")
     order = 65
-    mode_names = dict(FAMILIES)
+    mode_names = {**FAMILIES, "order0": "nearest-exact"}  # order 0 on pixel centres: floor((i + 1/2) n / m)
     mode_aliases = dict(ORDER_ALIASES)
     options = (
         Option("boundary", "reflect", tuple(NDIMAGE_MODE), "resize's mode=: numpy.pad's name of the border extension"),
@@ -62,6 +62,14 @@ class Skimage(Library):
                    "channel_axis": "give the resized axes (axes=)"}
 
     # ported from PyTorch (explorer.conventions.native_call)
+    closest = {
+        "nearest": Closest("order0", {}, "scikit-image's order 0 rounds on pixel centres (PyTorch's nearest-exact); "
+                                         "it has no floor nearest"),
+        "area": Closest("order1", {"anti_aliasing": True}, "scikit-image's resize has no area mode: order 1 after its "
+                                                          "Gaussian anti-aliasing is shown (resize_local_mean is not "
+                                                          "modelled)"),
+        "lanczos": Closest("order3", {}, "scikit-image has no Lanczos: order 3, a prefiltered cubic B-spline, is shown"),
+    }
     toggle_options = {"antialias": {True: {"anti_aliasing": True}, False: {"anti_aliasing": False}}}
     toggle_notes = {("align_corners", True): "scikit-image resizes on pixel centres (grid_mode=True): no "
                                              "align_corners; left out"}
@@ -114,7 +122,7 @@ class Skimage(Library):
         for mode in ORDER_MODES:
             out.append((mode, {}, "anti_aliasing when shrinking (the default)"))
             out.append((mode, {"anti_aliasing": False}, ""))
-        for boundary in ("constant", "edge", "symmetric", "wrap"):
+        for boundary in ("constant", "edge", "symmetric"):  # wrap (grid-wrap) reaches across the axis: not listed
             out.append(("order1", {"boundary": boundary}, ""))
             out.append(("order3", {"boundary": boundary}, ""))
         return out

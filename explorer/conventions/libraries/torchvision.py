@@ -35,7 +35,7 @@ from ...engine.spec import Spec
 from ...errors import ArgumentTypeError, ArgumentValueError
 from ..declarations import Api, Backend, Computation, Runtime
 from ..library_resize import float32_plans
-from ..registry import Library, Option, Request, library, register
+from ..registry import Closest, Library, Option, Request, library, register
 from .pytorch import interpolate_options
 
 _MODES = {"nearest": "nearest", "nearest-exact": "nearest-exact", "bilinear": "linear", "bicubic": "cubic",
@@ -74,6 +74,8 @@ class Torchvision(Library):
                    "interpolation": "give the interpolation as the mode"}
 
     # ported from PyTorch (explorer.conventions.native_call)
+    closest = {"area": Closest("bilinear", {"antialias": True},
+                               "torchvision's resize has no area mode: bilinear with antialias (its default) is shown")}
     toggle_options = {"antialias": {True: {"antialias": True}, False: {"antialias": False}}}
     toggle_notes = {("align_corners", True): "torchvision's resize has no align_corners (it passes False); left out"}
     shown = {"antialias": ("linear", "cubic", "lanczos3")}
