@@ -1,9 +1,10 @@
 """Live oracle: the explorer's Keras presets against Keras 3 on its TensorFlow, JAX and torch backends.
 
-Each backend runs in its own subprocess (``KERAS_BACKEND`` is read at ``import keras``; tests/keras_oracle.py):
-every preset row of ``presets("keras")`` for that backend, on five fixed and one random small size of
-tests/preset_cases.py (JAX compiles every new shape), forward (float32 within 1e-5, integers bit-exact) and gradient (the backend's autodiff,
-within 1e-5), ``UpSampling2D`` nearest (``ops.repeat``) and bilinear, and what each backend rejects.
+Each backend runs in its own subprocess, once for every test of this module (``KERAS_BACKEND`` is read at
+``import keras``; tests/keras_oracle.py): every preset row of ``presets("keras")`` for that backend on five fixed
+and one random small size of tests/preset_cases.py (JAX compiles every new shape), forward within 1e-5 and the
+gradient of the backend's autodiff within 1e-5; uint8 images (float32, rounded half to even: within 1 LSB,
+nearest exact); ``UpSampling2D`` nearest (``ops.repeat``) and bilinear; and what each backend rejects.
 """
 
 from __future__ import annotations

@@ -182,6 +182,24 @@ def _horizon(order: int) -> int:
     return int(math.ceil(math.log(TINY) / math.log(z))) + order + 2
 
 
+@lru_cache(maxsize=16)
+def coefficient_band(n: int, order: int, mode: str) -> Band:
+    """``P S``: the B-spline coefficients of the (prepadded) line as a band over the ``n`` input samples; rows are
+    the padded coefficients (``n + 24`` of them for ``nearest`` and ``grid-constant``)."""
+    npad = PREPAD if mode in ("nearest", "grid-constant") else 0
+    band = prefilter_band(n + 2 * npad, order, _FILTER_INIT[mode])
+    if not npad:
+        return band
+    r, c, w = band.triplets()
+    c = c - npad
+    if mode == "nearest":
+        c = np.clip(c, 0, n - 1)
+    else:
+        keep = (c >= 0) & (c < n)
+        r, c, w = r[keep], c[keep], w[keep]
+    return Band.from_triplets(r, c, w, n + 2 * npad, n)
+
+
 @lru_cache(maxsize=8)
 def prefilter_band(n: int, order: int, init: str) -> Band:
     """The prefilter of a line of ``n`` samples as a band (rows: coefficients, columns: samples)."""
@@ -246,18 +264,34 @@ def gaussian_weights(sigma: float, truncate: float = 4.0) -> np.ndarray:
     return phi / phi.sum()
 
 
-def _gaussian(rows, cols, values, n, m, mode):
-    """Triplets composed with the Gaussian of scikit-image's anti-aliasing (sigma from the sizes)."""
+def _gaussian(start, weights, n, m, mode):
+    """Rows ``(start, weights)`` (dense runs of columns) composed with scikit-image's Gaussian (sigma from the
+    sizes): each run correlated with the kernel, one offset at a time."""
     sigma = max(0.0, (n / m - 1.0) / 2.0)
     if sigma <= 1e-15:  # gaussian_filter skips an axis whose sigma is 0
-        return rows, cols, values
+        return start, weights
     g = gaussian_weights(sigma)
     radius = (len(g) - 1) // 2
-    offsets = np.arange(-radius, radius + 1)
-    src = extend_index(cols[:, None] + offsets[None, :], n, mode)
-    w = values[:, None] * g[None, :]
+    rows, width = weights.shape
+    out = np.zeros((rows, width + 2 * radius))
+    for k, gk in enumerate(g):  # input column c + (k - radius) feeds column c's tap
+        out[:, k:k + width] += weights * gk
+    return start - radius, out
+
+
+def _fold(start, weights, n, mode):
+    """Dense runs whose columns leave ``[0, n)`` folded back by the filter's border extension (dropped for
+    the constant modes): the runs become the band's rows."""
+    rows, width = weights.shape
+    cols = start[:, None] + np.arange(width)[None, :]
+    outside = (cols < 0) | (cols >= n)
+    if not outside.any():
+        return start, weights
+    src = extend_index(cols, n, mode)
     keep = src >= 0
-    return (np.broadcast_to(rows[:, None], src.shape)[keep], src[keep], w[keep])
+    r = np.broadcast_to(np.arange(rows)[:, None], cols.shape)
+    band = Band.from_triplets(r[keep], src[keep], weights[keep], rows, n)
+    return band.start, band.weights
 
 
 # ------------------------------------------------------------------------------------------------ the axis
@@ -290,42 +324,55 @@ def build(a: Axis) -> Taps | None:
         cc = map_coordinate(cc, length, mode)
     outside = (cc <= -1.0) if mode == "constant" else np.zeros(len(cc), bool)
     if order == 0:  # floor(cc + 0.5): the Spec's rounding rule (round_prefer_ceil for scipy)
-        start = ROUNDING[a.spec.nearest_mode](cc, step, lambda v: v).astype(np.int64)
+        first = ROUNDING[a.spec.nearest_mode](cc, step, lambda v: v).astype(np.int64)
     else:
-        start = (np.floor(cc) if order & 1 else np.floor(cc + 0.5)).astype(np.int64) - order // 2
+        first = (np.floor(cc) if order & 1 else np.floor(cc + 0.5)).astype(np.int64) - order // 2
     w = spline_weights(cc, order) if order else np.ones((len(cc), 1))
-    idx = start[:, None] + np.arange(order + 1)[None, :]
+    idx = first[:, None] + np.arange(order + 1)[None, :]
     if mode == "grid-constant":
         live = (idx >= 0) & (idx < length)
+        idx = np.clip(idx, 0, length - 1)
     else:
         live = np.ones(idx.shape, bool)
         idx = map_coordinate(idx.astype(np.float64), length, _SPLINE_MODE.get(mode, mode)).astype(np.int64)
-    live &= ~outside[:, None]
-    r, h = np.nonzero(live)
-    rows, taps, values = r, idx[r, h], w[r, h]
-    if prefilter:  # the coefficients' rows of P
-        band = prefilter_band(length, order, _FILTER_INIT[mode])
-        widths = band.length[taps]
-        k = np.arange(int(widths.max(initial=1)))
-        inside = k[None, :] < widths[:, None]
-        rows = np.broadcast_to(rows[:, None], inside.shape)[inside]
-        cols = (band.start[taps][:, None] + k[None, :])[inside]
-        values = (values[:, None] * band.weights[taps][:, :len(k)])[inside]
-        taps = cols
-    if npad:  # the prepadding: edge samples, or zeros
-        taps = taps - npad
-        if mode == "nearest":
-            taps = np.clip(taps, 0, n - 1)
-        else:
-            keep = (taps >= 0) & (taps < n)
-            rows, taps, values = rows[keep], taps[keep], values[keep]
+    w = np.where(live & ~outside[:, None], w, 0.0)
+    rows = len(outputs)
+    if prefilter:  # each tap reads a row of P S: runs of columns, added tap by tap
+        band = coefficient_band(n, order, mode)
+        starts, lengths = band.start[idx], band.length[idx]
+        start = np.where(lengths > 0, starts, np.iinfo(np.int64).max).min(axis=1)
+        start = np.where(start == np.iinfo(np.int64).max, 0, start)
+        width = int((starts + lengths - start[:, None]).max(initial=1))
+        width = max(width, 1)
+        weights = np.zeros((rows, width + 1))  # the last column takes the padding of short runs, then goes
+        k = np.arange(band.weights.shape[1])
+        r = np.arange(rows)[:, None]
+        for h in range(order + 1):  # within one tap every (row, column) is distinct: a plain += adds them all
+            offset = (starts[:, h] - start)[:, None] + k[None, :]
+            inside = k[None, :] < lengths[:, h][:, None]
+            weights[r, np.where(inside, offset, width)] += w[:, h][:, None] * band.weights[idx[:, h]]
+        weights = weights[:, :width]
+    else:  # the taps themselves, near the border possibly repeated (mirrored): a band of their runs
+        start = idx.min(axis=1)
+        width = int((idx.max(axis=1) - start).max(initial=0)) + 1
+        weights = np.zeros((rows, width))
+        r = np.arange(rows)
+        for h in range(order + 1):  # taps of one row may repeat (mirrored): one tap at a time
+            weights[r, idx[:, h] - start] += w[:, h]
     if a.spec.antialias:
-        rows, taps, values = _gaussian(rows, taps, values, n, m, mode)
-    keep = np.abs(values) >= TINY
-    band = Band.from_triplets(rows[keep], taps[keep], values[keep], len(outputs), n)
-    width = max(int(band.length.max(initial=1)), 1)
-    j = np.arange(width)
-    index = np.minimum(band.start[:, None] + j[None, :], n - 1)
-    live = j[None, :] < band.length[:, None]
-    return Taps(index, np.where(live, band.weights[:, :width], 0.0), x, float(step), live=live,
+        start, weights = _gaussian(start, weights, n, m, mode)
+        start, weights = _fold(start, weights, n, mode)
+    weights = np.where(np.abs(weights) >= TINY, weights, 0.0)
+    # the runs' live extent: from the first to the last weight that is not zero (a row with none reads input 0)
+    nonzero = weights != 0
+    any_live = nonzero.any(axis=1)
+    lead = np.where(any_live, nonzero.argmax(axis=1), 0)
+    last = np.where(any_live, weights.shape[1] - 1 - nonzero[:, ::-1].argmax(axis=1), 0)
+    span = int((last - lead).max(initial=0)) + 1
+    j = np.arange(span)
+    cols = np.clip(lead[:, None] + j[None, :], 0, weights.shape[1] - 1)
+    taken = np.take_along_axis(weights, cols, axis=1)
+    live = (j[None, :] <= (last - lead)[:, None]) & any_live[:, None]
+    index = np.clip(start[:, None] + lead[:, None] + j[None, :], 0, n - 1)
+    return Taps(index, np.where(live, taken, 0.0), x, float(step), live=live,
                 outside=outside if outside.any() else None)
