@@ -96,7 +96,15 @@ def _rejects_cases(backend):
     return _CASES["rejects"]
 
 
-_BUILDERS = (lambda b: _cases(b)[0], _uint8_cases, _upsampling_cases, _differs_cases, _rejects_cases)
+def _channels_last_cases(backend):
+    if "channels" not in _CASES:
+        _CASES["channels"] = [{"x": np.arange(4 * c, dtype=np.float32).reshape(1, 2, 2, c), "size": (97, 107),
+                               "interpolation": "nearest", "antialias": False, "layer": "op"} for c in (3, 5)]
+    return _CASES["channels"]
+
+
+_BUILDERS = (lambda b: _cases(b)[0], _uint8_cases, _upsampling_cases, _differs_cases, _rejects_cases,
+             _channels_last_cases)
 
 
 @pytest.mark.parametrize("backend_id", BACKENDS)
@@ -193,3 +201,17 @@ def test_what_each_backend_rejects():
             else:
                 assert ours is None, (b, mode, ours)
     assert "Lanczos interpolation is not supported by the PyTorch backend" in answers["torch"][0]["error"]
+
+
+def test_torch_backend_nearest_on_a_channels_last_tensor():
+    """Note [keras torch channels-last]: NHWC permuted to NCHW is channels-last memory, so PyTorch's 2-D nearest
+    kernel is nearest_idx for more than 3 channels: 2 -> 97 and 2 -> 107 pick other samples than the generic
+    kernel's float32 arithmetic (which 3 channels get)."""
+    cases = _channels_last_cases("torch")
+    for case, answer in zip(cases, _run("torch", cases)):
+        got = library_resize(case["x"], case["size"], library="keras", mode="nearest", axes=(1, 2), backend="torch")
+        np.testing.assert_array_equal(got, answer["y"])
+    five = cases[1]["x"]
+    generic = library_resize(five, (97, 107), library="torch", mode="nearest-exact",
+                             axes=(1, 2))  # a C-contiguous array: the generic kernel
+    assert np.abs(generic - _run("torch", cases)[1]["y"]).max() > 0
