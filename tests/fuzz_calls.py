@@ -41,11 +41,12 @@ SCALES = [0.5, 0.73, 1.0, 1.7, 2, 3, 1e-5, 1e-300, 1e300, 1e308, float("inf"), f
           np.float32(1.5), np.int64(2), True, None, [0.5], (2, 3), (2.0, 0.5, 1.5)]
 AXES = [None, None, None, 0, -1, (0, 1), (1, 0), (0, 0), (5,), (0, 1, 2), "ab", 1.5]
 DTYPES = [np.float32, np.float32, np.float64, np.float64, np.uint8, np.float16, np.int32, np.bool_, np.complex64]
-LIBRARIES = ["torch", "tensorflow", "jax", "onnx", "opencv", "pillow", "burn", "cv2", "PyTorch", "matlab", None, 3]
+LIBRARIES = ["torch", "tensorflow", "jax", "onnx", "opencv", "pillow", "burn", "keras", "torchvision", "scipy",
+             "skimage", "mlx", "cv2", "PyTorch", "matlab", None, 3]
 GARBAGE_MODES = ["bicubc", "", None, 7, "NEAREST", "inter_cubic", "Bilinear", "nearest_exact", "lanczos", "area"]
 TORCH_MODES = ["nearest", "nearest-exact", "linear", "bilinear", "bicubic", "trilinear", "area", "lanczos"]
 KERNELS = ["nearest", "linear", "cubic", "lanczos3", "lanczos4", "area", "adaptive_area", "box", "hamming",
-           "gaussian", "mitchell", "opencv_area_upscale", "keys_cubic_table1024", "bicubic", 3]
+           "gaussian", "mitchell", "opencv_area_upscale", "keys_cubic_table1024", "bspline3", "bspline5", "bicubic", 3]
 TRANSFORMS = ["half_pixel", "align_corners", "asymmetric", "pytorch_half_pixel", "tf_half_pixel_for_nn",
               "half_pixel_symmetric", "tf_crop_and_resize", "pytorch_antialias_align_corners", "half-pixel"]
 ROUNDING = ["round_prefer_floor", "round_prefer_ceil", "floor", "ceil", "round_half_even", "simple", "round"]
@@ -181,7 +182,7 @@ def call_library_resize(seed, explorer):
     from explorer.conventions.mode_names import library_id, library_modes
 
     d = Draw(seed)
-    library = d.either(lambda: pick(d.rng, LIBRARIES[:8]), LIBRARIES[8:])
+    library = d.either(lambda: pick(d.rng, LIBRARIES[:13]), LIBRARIES[13:])
     try:
         modes = list(library_modes(library_id(library)))
     except Exception:  # noqa: BLE001 - an unknown library: any mode will do

@@ -5,7 +5,9 @@ One path for every library, PyTorch included: :func:`prepare` turns the argument
 library's weight hooks for one plan per axis (after checking the memory the call needs), and
 :func:`run_forward` / :func:`run_backward` execute them with the library's dtype and pass-order rules.
 
->>> import numpy as np
+>>> from dataclasses import replace
+
+import numpy as np
 >>> img = np.arange(16, dtype=np.float32).reshape(4, 4)
 >>> library_resize(img, (3, 3), library="opencv", mode="INTER_LINEAR")[0].astype(float).round(6).tolist()
 [0.833333, 2.166667, 3.5]
@@ -14,6 +16,8 @@ library's weight hooks for one plan per axis (after checking the memory the call
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 
@@ -27,7 +31,7 @@ from ..errors import ArgumentTypeError, ArgumentValueError, NoGradientError
 from .registry import Request, Library, resolve
 
 __all__ = ["library_resize", "library_resize_backward", "library_resize_transpose", "NoGradientError",
-           "prepare", "build_plans", "run_forward", "run_backward"]
+           "prepare", "build_plans", "run_forward", "run_backward", "float32_plans"]
 
 
 # ------------------------------------------------------------------------------------------------ the steps
@@ -125,6 +129,10 @@ def _check_call_memory(call: Request, specs, scales):
 
 def run_forward(call: Request, x: np.ndarray) -> np.ndarray:
     """The library's forward resize of ``x`` for a prepared call."""
+    return call.library.finish(call, x, _resample(call, x))
+
+
+def _resample(call: Request, x: np.ndarray) -> np.ndarray:
     lib = call.library
     if lib.output_is_empty(call):
         return np.empty(call.output_shape, x.dtype)
@@ -154,6 +162,12 @@ def run_backward(call: Request, grad: np.ndarray, what: str | None = None) -> np
     _, plans = build_plans(call)
     check_gradient(grad, call.shape, plans, what or f"{call.library.id} {call.mode}")
     return execute(grad, plans, transpose=True)
+
+
+def float32_plans(call: Request) -> list:
+    """The ``(axis, plan)`` list of ``call`` for a float32 array: the weights of libraries that resize an integer
+    image by converting it to float32 first (Keras, torchvision v1), whose arithmetic rows depend on the dtype."""
+    return build_plans(replace(call, dtype=np.dtype(np.float32)))[1]
 
 
 def promote_to_float32(call: Request, x: np.ndarray, plans, specs) -> np.ndarray:

@@ -30,6 +30,7 @@ FAMILIES = {
     "hamming": "Hamming windowed sinc (Pillow)",
     "mitchellcubic": "Mitchell-Netravali cubic (TensorFlow)",
     "gaussian": "Gaussian (TensorFlow)",
+    "bspline": "B-spline interpolation of order 2, 4 or 5 (scipy.ndimage, scikit-image)",
 }
 
 # spelling key (see spelling_key) -> family, for names that do not belong to one library

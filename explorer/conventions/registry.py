@@ -37,6 +37,7 @@ hook                          decides
 ``adjust_plans(call, ...)``   plans the library's kernels compute differently from their Spec (quirks)
 ``pass_order(call)``          the order the library resizes axes in, when it rounds between passes
 ``resize_integer``            how integer arrays are resized by an interpolating mode
+``finish(call, x, y)``        what the library does to a forward result after resampling (scikit-image's clip)
 ``gradient_error``            why the library has no gradient for a mode or dtype (None: it has one)
 ============================  =============================================================================
 
@@ -259,6 +260,10 @@ class Library:
         raise ArgumentTypeError(
             f"{self.title} {call.mode}: integer ({x.dtype}) input is not modelled for this library and mode; "
             "convert with x.astype(np.float32) (uint8 rounding is modelled for Pillow, OpenCV and PyTorch)")
+
+    def finish(self, call: Request, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """The forward result ``y`` of input ``x`` as the library returns it (default: as resampled)."""
+        return y
 
     def gradient_error(self, mode: str, options: dict, dtype=None) -> str | None:
         """Why the library has no gradient for this mode (and, when given, this dtype), or None when it has one."""

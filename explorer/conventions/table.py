@@ -1,7 +1,7 @@
 """The same nominal mode in every library, as a table: what each library's default computes.
 
 >>> print(conventions_table().splitlines()[0])
-| family | torch | tensorflow | jax | onnx | openvino | opencv | litert | pillow | burn |
+| family | torch | torchvision | tensorflow | jax | keras | onnx | openvino | opencv | litert | pillow | burn | scipy | skimage | mlx |
 >>> describe(preset_spec("pillow", "BICUBIC"))
 'cubic a=-0.5, antialias, renormalised border'
 """
@@ -14,7 +14,8 @@ from .registry import all_libraries, library
 
 _TRANSFORM = {"half_pixel": "", "pytorch_half_pixel": "pytorch half-pixel", "align_corners": "align-corners",
               "asymmetric": "asymmetric", "tf_half_pixel_for_nn": "", "half_pixel_symmetric": "symmetric half-pixel",
-              "tf_crop_and_resize": "crop", "pytorch_antialias_align_corners": "align-corners"}
+              "tf_crop_and_resize": "crop", "pytorch_antialias_align_corners": "align-corners",
+              "mlx_centred": "centred"}
 
 _NEAREST = {
     ("asymmetric", "floor"): "floor(i·n/m)",
@@ -23,6 +24,8 @@ _NEAREST = {
     ("half_pixel", "round_prefer_floor"): "half-pixel, ties down",
     ("asymmetric", "simple"): "asymmetric, ceil when shrinking",
     ("align_corners", "round_half_away"): "align-corners, round",
+    ("align_corners", "round_prefer_ceil"): "align-corners, ties up",
+    ("half_pixel", "round_half_even"): "half-pixel, ties to even",
 }
 
 _AREA = {"area": "exact overlap", "adaptive_area": "adaptive pooling bins", "opencv_area_upscale": "exact overlap"}
@@ -35,6 +38,8 @@ def describe(spec: Spec) -> str:
                             f"{spec.coordinate_transformation_mode}, {spec.nearest_mode}")
         if spec.index_arithmetic in ("incremental",):
             rule += ", accumulated"
+        if spec.boundary is not None:
+            rule += f", {spec.boundary} border"
         return rule
     if spec.kernel in _AREA:
         return _AREA[spec.kernel]
@@ -45,9 +50,14 @@ def describe(spec: Spec) -> str:
     transform = _TRANSFORM.get(spec.coordinate_transformation_mode, spec.coordinate_transformation_mode)
     if transform:
         words.append(transform)
+    if spec.prefilter:
+        words.append("prefiltered")
     if spec.antialias:
-        words.append("antialias")
-    words.append("renormalised border" if spec.exclude_outside else "clamped border")
+        words.append("Gaussian antialias" if spec.index_arithmetic == "ndimage" else "antialias")
+    if spec.boundary is not None:
+        words.append(f"{spec.boundary} border")
+    else:
+        words.append("renormalised border" if spec.exclude_outside else "clamped border")
     return ", ".join(words)
 
 

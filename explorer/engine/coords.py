@@ -86,6 +86,13 @@ def _half_pixel_symmetric(i, s, g):
     return g.dtype(offset) + (i + g.dtype(0.5)) / g.dtype(f) - g.dtype(0.5)
 
 
+def _mlx_centred(i, s, g):
+    # MLX _scaled_indices: start = ((m - 1) * step - n + 1) / 2 in double (step = 1/f), x = i * step - start
+    f = g.f if g.f is not None and g.f > 0 else g.m / g.n
+    start = ((g.m - 1) * (1.0 / f) - g.n + 1) / 2
+    return i * s - g.dtype(start)
+
+
 def _tf_crop_and_resize(i, s, g):
     start, end = _roi(g)
     if g.m > 1:
@@ -120,6 +127,9 @@ TRANSFORMS: dict[str, Transform] = {
         Transform("tf_crop_and_resize", _step_crop, _tf_crop_and_resize,
                   "x = start (n-1) + i (end - start)(n-1)/(m-1); outside [0, n-1] gives extrapolation_value",
                   "ONNX roi, TF crop_and_resize"),
+        Transform("mlx_centred", _step_from_sizes_or_factor, _mlx_centred,
+                  "x = i * step - ((m - 1) * step - n + 1) / 2 (half_pixel when m = n / step exactly)",
+                  "MLX nn.Upsample linear and cubic"),
         Transform("pytorch_antialias_align_corners", _step_align_corners, _half_pixel,
                   "x = (i + 0.5) * (n-1)/(m-1) - 0.5", "PyTorch antialias=True with align_corners=True"),
         Transform("align_corners_half_pixel_for_nn", _step_align_corners_or_sizes, _tf_half_pixel_for_nn,
@@ -216,6 +226,25 @@ ARITHMETIC = {
     # LiteRT's 8-bit RESIZE_NEAREST_NEIGHBOR without align_corners or half_pixel_centers: a 16.16 fixed-point step
     # S = (n << 16) / m + 1 (integer division), input index (i * S) >> 16; the coordinate is that exact rational
     "tflite_fixed16": (np.float64, np.float64, np.float64, False),
+    # MLX: float32 arrays and Python scalars taken as float32, every operation rounded to float32
+    "float32_unfused": (np.float32, np.float32, np.float32, False),
+    # scipy.ndimage zoom (and scikit-image resize): double coordinates, the Spec's boundary mode, the B-spline
+    # prefilter, and scikit-image's Gaussian for antialias (explorer.engine.native.ndimage)
+    "ndimage": (np.float64, np.float64, np.float64, False),
+}
+
+# How samples past the border are read (``Spec.boundary``; None: ``exclude_outside`` decides, drop or clamp).
+# scipy.ndimage's names; the ``ndimage`` arithmetic row computes them (explorer.engine.native.ndimage).
+BOUNDARIES = {
+    "constant": "an output whose coordinate leaves [0, n-1] is the extrapolation value; taps past the border "
+                "mirror (scipy 'constant')",
+    "grid-constant": "taps past the border read the extrapolation value (scipy 'grid-constant', scikit-image "
+                     "'constant')",
+    "nearest": "the border sample repeats (scipy 'nearest', scikit-image 'edge')",
+    "mirror": "reflected about the border sample: d c b | a b c d | c b a (scipy 'mirror', scikit-image 'reflect')",
+    "reflect": "reflected about the border edge: b a | a b c d | d c (scipy 'reflect', scikit-image 'symmetric')",
+    "wrap": "periodic with period n - 1 for coordinates, mirrored taps (scipy 'wrap')",
+    "grid-wrap": "periodic with period n (scipy 'grid-wrap', scikit-image 'wrap')",
 }
 
 # transform -> (numerator(i), denominator) of the exact rational coordinate, for the "exact" row

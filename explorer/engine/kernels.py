@@ -104,6 +104,32 @@ def gaussian(t, a=None):
     return np.where(np.abs(t) < 1.5, np.exp(-(t * t) / (2.0 * sigma * sigma)), 0.0)
 
 
+def _bspline(order: int):
+    """The centred B-spline basis of ``order`` (2..5): ``order + 1`` pieces on ``|t| < (order + 1) / 2``, the
+    polynomials of scipy's ``get_spline_interpolation_weights`` (ni_splines.c).  Not interpolating: scipy
+    prefilters the samples into coefficients first (``Spec.prefilter``)."""
+
+    def fn(t, a=None):
+        t = np.abs(t)
+        if order == 2:
+            return np.where(t < 0.5, 0.75 - t * t, np.where(t < 1.5, 0.5 * (1.5 - t) ** 2, 0.0))
+        if order == 3:
+            return np.where(t < 1.0, (t * t * (t - 2.0) * 3.0 + 4.0) / 6.0,
+                            np.where(t < 2.0, (2.0 - t) ** 3 / 6.0, 0.0))
+        if order == 4:
+            y = t * t
+            near = y * (y * 0.25 - 0.625) + 115.0 / 192.0
+            mid = t * (t * (t * (5.0 - t) / 6.0 - 1.25) + 5.0 / 24.0) + 55.0 / 96.0
+            return np.where(t < 0.5, near, np.where(t < 1.5, mid, np.where(t < 2.5, (2.5 - t) ** 4 / 24.0, 0.0)))
+        y = t * t
+        near = y * (y * (0.25 - t / 12.0) - 0.5) + 0.55
+        mid = t * (t * (t * (t * (t / 24.0 - 0.375) + 1.25) - 1.75) + 0.625) + 0.425
+        return np.where(t < 1.0, near, np.where(t < 2.0, mid, np.where(t < 3.0, (3.0 - t) ** 5 / 120.0, 0.0)))
+
+    fn.__name__ = f"bspline{order}"
+    return fn
+
+
 KERNELS: dict[str, Kernel] = {
     k.name: k
     for k in [
@@ -116,6 +142,9 @@ KERNELS: dict[str, Kernel] = {
         Kernel("hamming", 1.0, hamming, True, "Pillow HAMMING windowed sinc, radius 1"),
         Kernel("mitchell", 2.0, mitchell, False, "Mitchell-Netravali cubic, B = C = 1/3"),
         Kernel("gaussian", 1.5, gaussian, False, "TensorFlow gaussian, radius 1.5, sigma 0.5"),
+        *[Kernel(f"bspline{k}", (k + 1) / 2, _bspline(k), False,
+                 f"B-spline of order {k}, {k + 1} taps (scipy.ndimage, scikit-image; interpolating once prefiltered)")
+          for k in (2, 3, 4, 5)],
         Kernel("keys_cubic_table1024", 2.0, keys_cubic_table1024, True,
                "TensorFlow ResizeBicubic: Keys cubic from a float32 table, distances rounded to 1/1024"),
     ]

@@ -39,7 +39,7 @@ from .coords import (
 )
 from .kernels import KERNELS
 from .memory import require
-from .native import NATIVE, Axis, Taps
+from .native import NATIVE, Axis, Taps, ndimage
 from .spec import Spec
 
 #: Bytes of temporaries per kernel tap while a chunk of rows is built (tap indices, kernel arguments and
@@ -118,6 +118,8 @@ def taps_per_output(n: int, m: int, spec: Spec, scale=None, roi=None) -> int:
     (21, 5)
     """
     kernel = spec.kernel
+    if spec.index_arithmetic == "ndimage" and kernel in ndimage.ORDERS:
+        return ndimage.taps(n, m, spec)
     if kernel == "nearest":
         return 1
     if kernel == "opencv_area_upscale":
@@ -418,6 +420,9 @@ PLANS = ByteCache(PLAN_CACHE_BYTES, PLAN_CACHE_SHARE, size_of=lambda plan: plan.
 
 def _build_plan(n, m, spec, scale, roi, dtype=None, direction="forward"):
     plan = _native_plan(n, m, spec, scale, roi, dtype, direction)
+    if plan is None and (spec.boundary is not None or spec.prefilter):
+        raise ArgumentValueError(f"boundary and prefilter are computed for the B-spline kernels ("
+                                 f"{', '.join(ndimage.ORDERS)}) only, not for kernel={spec.kernel!r}")
     if plan is None:
         build = PLAN_BUILDERS.get(spec.kernel, _filter_plan)
         plan = build(n, m, spec, scale, roi)

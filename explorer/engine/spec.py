@@ -15,7 +15,7 @@ from dataclasses import dataclass, fields, replace
 from .. import validate
 from ..errors import ArgumentTypeError, ArgumentValueError, choice_error
 from ..limits import MAX_CUBIC_COEFF_A, MAX_PADS
-from .coords import ARITHMETIC, ROUNDING, TRANSFORMS
+from .coords import ARITHMETIC, BOUNDARIES, ROUNDING, TRANSFORMS
 from .kernels import KERNEL_NAMES
 
 
@@ -34,6 +34,10 @@ class Spec:
     extrapolation_value : the output value where a ``tf_crop_and_resize`` coordinate leaves the input
     roi : ``(start, end)`` in normalised coordinates for ``tf_crop_and_resize``; one pair for every axis, or a
           tuple of pairs, one per resized axis
+    boundary : how taps past the border are read (``explorer.engine.coords.BOUNDARIES``: scipy.ndimage's modes);
+          None: ``exclude_outside`` decides.  Computed by the ``ndimage`` arithmetic row
+    prefilter : B-spline kernels: the samples are first turned into spline coefficients (scipy.ndimage's
+          ``spline_filter``), which makes the spline interpolate; computed by the ``ndimage`` arithmetic row
     index_arithmetic : the precision of coordinate arithmetic (``explorer.engine.coords.ARITHMETIC``); it decides
           which index ``nearest`` picks at exact ties, and a row with a native builder (``explorer.engine.native``)
           builds the weights in that code's own float arithmetic, where they may depend on the array's dtype
@@ -53,6 +57,8 @@ class Spec:
     roi: tuple | None = None
     index_arithmetic: str = "float64"
     pads: tuple | None = None
+    boundary: str | None = None
+    prefilter: bool = False
 
     def __post_init__(self):
         if self.kernel not in KERNEL_NAMES:
@@ -64,7 +70,12 @@ class Spec:
             raise choice_error("nearest_mode", self.nearest_mode, ROUNDING)
         if self.index_arithmetic not in ARITHMETIC:
             raise choice_error("index_arithmetic", self.index_arithmetic, ARITHMETIC)
-        for name in ("exclude_outside", "antialias"):
+        if self.boundary is not None and self.boundary not in BOUNDARIES:
+            raise choice_error("boundary", self.boundary, BOUNDARIES)
+        if (self.boundary is not None or self.prefilter) and self.index_arithmetic != "ndimage":
+            raise ArgumentValueError(f"boundary={self.boundary!r} and prefilter={self.prefilter!r} are computed by "
+                                     "the 'ndimage' arithmetic row: give index_arithmetic='ndimage'")
+        for name in ("exclude_outside", "antialias", "prefilter"):
             object.__setattr__(self, name, validate.flag(getattr(self, name), name))
         for name in ("cubic_coeff_a", "extrapolation_value"):
             value = getattr(self, name)

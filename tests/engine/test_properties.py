@@ -14,9 +14,10 @@ from hypothesis import strategies as st
 
 import explorer
 from explorer import Spec
-from explorer.engine.coords import ARITHMETIC, ROUNDING, TRANSFORMS
+from explorer.engine.coords import ARITHMETIC, BOUNDARIES, ROUNDING, TRANSFORMS
 from explorer.engine.kernels import KERNEL_NAMES, KERNELS
 from explorer.engine.native import NATIVE
+from explorer.engine.native.ndimage import ORDERS
 from explorer.errors import ArgumentValueError
 
 SETTINGS = settings(max_examples=int(__import__("os").environ.get("EXPLORER_HYPOTHESIS_EXAMPLES", 150)), deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -43,12 +44,30 @@ def specs(draw):
     )
 
 
+@st.composite
+def spline_specs(draw):
+    """scipy.ndimage's splines: every order, boundary, prefilter and the Gaussian anti-aliasing (the ndimage row)."""
+    return Spec(
+        kernel=draw(st.sampled_from(sorted(ORDERS))),
+        coordinate_transformation_mode=draw(st.sampled_from(["half_pixel", "align_corners"])),
+        nearest_mode="round_prefer_ceil",
+        boundary=draw(st.sampled_from(sorted(BOUNDARIES))),
+        prefilter=draw(st.booleans()),
+        antialias=draw(st.booleans()),
+        index_arithmetic="ndimage",
+    )
+
+
+def any_specs():
+    return st.one_of(specs(), spline_specs())
+
+
 sizes = st.integers(1, 40)
 scales = st.one_of(st.none(), st.floats(0.15, 4.0))
 
 
 @SETTINGS
-@given(spec=specs(), n=sizes, m=sizes, scale=scales, seed=st.integers(0, 2**31))
+@given(spec=any_specs(), n=sizes, m=sizes, scale=scales, seed=st.integers(0, 2**31))
 def test_backward_is_the_adjoint_of_forward(spec, n, m, scale, seed):
     """<A x, g> == <x, A^T g> (affine part removed: extrapolation constants do not depend on x)."""
     rng = np.random.default_rng(seed)
@@ -61,7 +80,7 @@ def test_backward_is_the_adjoint_of_forward(spec, n, m, scale, seed):
 
 
 @SETTINGS
-@given(spec=specs(), n=sizes, m=sizes, scale=scales, seed=st.integers(0, 2**31))
+@given(spec=any_specs(), n=sizes, m=sizes, scale=scales, seed=st.integers(0, 2**31))
 def test_forward_equals_the_dense_weight_matrix(spec, n, m, scale, seed):
     x = np.random.default_rng(seed).standard_normal(n)
     plan = explorer.axis_plan(n, m, spec, scale, dtype=x.dtype)
@@ -73,7 +92,7 @@ def test_forward_equals_the_dense_weight_matrix(spec, n, m, scale, seed):
 
 
 @SETTINGS
-@given(spec=specs(), shape=st.tuples(sizes, sizes), size=st.tuples(sizes, sizes), seed=st.integers(0, 2**31))
+@given(spec=any_specs(), shape=st.tuples(sizes, sizes), size=st.tuples(sizes, sizes), seed=st.integers(0, 2**31))
 def test_finite_differences_match_the_gradient(spec, shape, size, seed):
     """d/dh <f(x + h v), g> at h=0, by central differences, equals <resize_backward(g), v>."""
     rng = np.random.default_rng(seed)
@@ -87,7 +106,7 @@ def test_finite_differences_match_the_gradient(spec, shape, size, seed):
 
 
 @SETTINGS
-@given(spec=specs(), n=sizes, m=sizes, a=st.floats(-3, 3), b=st.floats(-3, 3), seed=st.integers(0, 2**31))
+@given(spec=any_specs(), n=sizes, m=sizes, a=st.floats(-3, 3), b=st.floats(-3, 3), seed=st.integers(0, 2**31))
 def test_linearity(spec, n, m, a, b, seed):
     spec = spec.replace(extrapolation_value=0.0)
     rng = np.random.default_rng(seed)
@@ -98,7 +117,7 @@ def test_linearity(spec, n, m, a, b, seed):
 
 
 @SETTINGS
-@given(spec=specs(), h=sizes, w=sizes, size=st.tuples(sizes, sizes), seed=st.integers(0, 2**31))
+@given(spec=any_specs(), h=sizes, w=sizes, size=st.tuples(sizes, sizes), seed=st.integers(0, 2**31))
 def test_two_axes_are_separable_and_axes_can_be_anywhere(spec, h, w, size, seed):
     """A 2-D resize is the Kronecker product of the per-axis matrices, in CHW or HWC layout."""
     rng = np.random.default_rng(seed)

@@ -134,7 +134,7 @@ def _apply(site: Site, key: str, value: str, quoted: bool):
         mode = None
         if not quoted and re.fullmatch(r"\d+", value) and api.codes:
             mode = apis.code_mode(api.codes, int(value))
-            if mode and api.library == "torch":
+            if mode and api.library == "torchvision":
                 mode = apis.PILLOW_TO_TORCHVISION.get(mode)
         else:
             tail = value.rsplit(".", 1)[-1]
@@ -142,10 +142,10 @@ def _apply(site: Site, key: str, value: str, quoted: bool):
                                                     None)
             if constant:
                 mode = constant[1]
-                if api.library == "torch" and constant[0] == "pillow":
+                if api.library == "torchvision" and constant[0] == "pillow":
                     mode = apis.PILLOW_TO_TORCHVISION.get(mode)
             else:
-                mode = value.lower() if api.library == "torch" else value
+                mode = value.lower() if api.library in ("torch", "torchvision") else value
         site.mode = Arg.known(mode, "literal") if mode else Arg.unknown(f"`{value}`")
     elif key in ("antialias", "align_corners"):
         flag = {"true": True, "false": False, "null": None, "none": None}.get(value.lower())

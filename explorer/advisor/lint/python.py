@@ -938,7 +938,7 @@ class _Module:
         out = []
         for value in arg.values:
             if isinstance(value, Const):
-                if api.library == "torch" and value.library == "pillow":
+                if api.library == "torchvision" and value.library == "pillow":
                     value = apis.PILLOW_TO_TORCHVISION.get(value.name)
                 else:
                     value = value.name
@@ -948,10 +948,10 @@ class _Module:
                 if api.codes is None:
                     return Arg.unknown(f"integer mode {value}")
                 value = apis.code_mode(api.codes, value)
-                if value and api.library == "torch":
+                if value and api.library == "torchvision":
                     value = apis.PILLOW_TO_TORCHVISION.get(value)
             elif isinstance(value, str):
-                value = value.lower() if api.library in ("torch", "tensorflow", "jax") else value
+                value = value.lower() if api.library in ("torch", "torchvision", "tensorflow", "jax") else value
             else:
                 return Arg.unknown(f"mode {value!r}")
             if value is None:

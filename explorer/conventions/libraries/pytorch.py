@@ -321,10 +321,6 @@ def _first_row_everywhere(plan: AxisPlan) -> AxisPlan:
                     np.full(plan.m, plan.coordinates[0]), plan.step, plan.outside)
 
 _INTERPOLATE = {"mode": "nearest", "align_corners": None, "antialias": False}
-_TORCHVISION = {"mode": "bilinear", "align_corners": None, "antialias": True}  # PIL images or tensors, 0.17+
-_TORCHVISION_AA = ("bilinear", "bicubic")
-_TORCHVISION_MODES = {"NEAREST": "nearest", "NEAREST_EXACT": "nearest-exact", "BILINEAR": "bilinear",
-                      "BICUBIC": "bicubic", "BOX": "box", "HAMMING": "hamming", "LANCZOS": "lanczos"}
 
 class PyTorch(Library):
     id = "torch"
@@ -371,26 +367,7 @@ class PyTorch(Library):
             ("input", "factor", "interpolation", "align_corners", "antialias"), mode_param="interpolation",
             defaults={"mode": "bilinear", "align_corners": None, "antialias": False}, rank=2, scale_param="factor",
             aliases=("kornia.geometry.rescale",)),
-        Api("torchvision.transforms.functional.resize", ("img", "size", "interpolation", "max_size", "antialias"),
-            mode_param="interpolation", defaults=_TORCHVISION, runs="input", codes="pillow",
-            antialias_modes=_TORCHVISION_AA, rank=2, input="img",
-            aliases=("torchvision.transforms.v2.functional.resize",)),
-        Api("torchvision.transforms.functional.resized_crop",
-            ("img", "top", "left", "height", "width", "size", "interpolation", "antialias"),
-            mode_param="interpolation", defaults=_TORCHVISION, runs="input", codes="pillow",
-            antialias_modes=_TORCHVISION_AA, rank=2, input="img",
-            aliases=("torchvision.transforms.v2.functional.resized_crop",)),
-        Api("torchvision.transforms.Resize", ("size", "interpolation", "max_size", "antialias"),
-            mode_param="interpolation", defaults=_TORCHVISION, runs="input", codes="pillow",
-            antialias_modes=_TORCHVISION_AA, rank=2,
-            aliases=("torchvision.transforms.v2.Resize", "torchvision.transforms.transforms.Resize")),
-        Api("torchvision.transforms.RandomResizedCrop", ("size", "scale", "ratio", "interpolation", "antialias"),
-            mode_param="interpolation", defaults=_TORCHVISION, runs="input", codes="pillow",
-            antialias_modes=_TORCHVISION_AA, rank=2, aliases=("torchvision.transforms.v2.RandomResizedCrop",)),
     )
-    constants = {ns: ("torchvision", _TORCHVISION_MODES) for ns in (
-        "torchvision.transforms.InterpolationMode", "torchvision.transforms.functional.InterpolationMode",
-        "torchvision.transforms.v2.InterpolationMode", "torchvision.transforms.v2.functional.InterpolationMode")}
     options = (
         Option("align_corners", None, (None, False, True), modes=ALIGN_CORNERS_MODES),
         Option("antialias", False, (False, True), modes=ANTIALIAS_MODES, required={"lanczos": True}),

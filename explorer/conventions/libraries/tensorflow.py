@@ -66,7 +66,7 @@ def _v1_fields(mode, align_corners, half_pixel_centers):
 class TensorFlow(Library):
     id = "tensorflow"
     title = "TensorFlow tf.image.resize"
-    aliases = ("tf", "tf2", "keras")
+    aliases = ("tf", "tf2")
     order = 10
     mode_names = {"nearest": "nearest-exact", "bilinear": "linear", "bicubic": "cubic", "area": "area",
                   "lanczos3": "lanczos3", "lanczos5": "lanczos5", "mitchellcubic": "mitchellcubic",

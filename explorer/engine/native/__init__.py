@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..spec import Spec
-from . import jax, onnxruntime, opencv, openvino, pytorch, tensorflow, xnnpack
+from . import jax, ndimage, onnxruntime, opencv, openvino, pytorch, tensorflow, xnnpack
 from .common import Axis, Taps
 
 
@@ -47,6 +47,7 @@ NATIVE: dict[str, Native] = {
     "openvino": Native(openvino.build, openvino.key),
     "openvino_pillow": Native(openvino.build, openvino.key),
     "xnnpack": Native(xnnpack.build, xnnpack.key),
+    "ndimage": Native(ndimage.build, ndimage.key),
 }
 
 __all__ = ["NATIVE", "Axis", "Native", "Taps"]
