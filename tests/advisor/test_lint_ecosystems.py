@@ -180,3 +180,23 @@ def test_the_export_table_is_what_torch_onnx_export_writes():
     cell = written("torchscript", 11, "nearest", None, False, "scale")["nodes"][0]["attributes"]
     for key in ("coordinate_transformation_mode", "nearest_mode", "mode"):
         assert cell[key] == live[key].decode()
+
+
+KERAS_BICUBIC = ("import keras\nclass L(keras.layers.Layer):\n    def call(self, x):\n"
+                 "        return keras.ops.image.resize(x, (8, 8), interpolation='bicubic')\n")
+
+
+def test_keras_calls_are_judged_by_the_keras_library_on_its_backend(tmp_path):
+    # ported: Keras's default backend (TensorFlow) computes bicubic with a=-0.5, its torch backend with PyTorch's
+    default = _lint(tmp_path / "tf", {"m.py": KERAS_BICUBIC}, backend="burn-tch", training=True)
+    assert ("differs", "port-convention-differs") in _rules(default, 4)
+    on_torch = "import os\nos.environ['KERAS_BACKEND'] = 'torch'\n" + KERAS_BICUBIC
+    assert ("differs", "port-convention-differs") not in _rules(
+        _lint(tmp_path / "torch", {"m.py": on_torch}, backend="burn-tch", training=True))
+    # native: linted for a Keras backend, or for the framework Keras runs on, the Keras records answer
+    native = _lint(tmp_path / "native", {"m.py": KERAS_BICUBIC}, backend="keras-tensorflow", training=True)
+    assert ("differs", "keras-tf-jax-bicubic") in _rules(native, 4)
+    assert "port-convention-differs" not in {r for _, r in _rules(native)}
+    torch = lint(tmp_path / "native", backend="torch", device="mps", training=True, min_severity="info")
+    assert {i.rule for i in torch} == {"keras-torch-bicubic"}
+

@@ -57,7 +57,13 @@ MAX_VARIANTS = 64
 #: Contexts outside the model (``context.py``): a failure there is not the model's.
 OUTSIDE_MODEL = ("preprocessing", "evaluation")
 #: Libraries whose calls, ported, are compared with the PyTorch convention the port is asked in.
-CONVENTION_SOURCES = ("tensorflow", "jax")
+CONVENTION_SOURCES = ("tensorflow", "jax", "keras")
+#: Keras 3 runs its resize on the framework KERAS_BACKEND names (``explorer.conventions.libraries.keras``): a Keras
+#: call linted for that framework's backend is asked about as the Keras backend of it.
+KERAS_ON = {"tensorflow": "keras-tensorflow", "jax": "keras-jax", "torch": "keras-torch"}
+#: Keras's backend when the code does not set one (keras-team/keras keras/src/backend/config.py @ v3.15.1:
+#: ``_BACKEND = "tensorflow"``; the keras library's ``backend`` option defaults to it).
+KERAS_DEFAULT_BACKEND = "tensorflow"
 
 
 #: The advisor's question fields a lint run fixes for every call (the others come from each call).
@@ -212,7 +218,8 @@ class Judge:
     # -------------------------------------------------------------------------------------------- roles
     def role(self, site: Site) -> str:
         """native | ported | host | skip."""
-        same = site.library == self.library or (site.library == "candle" and self.backend.library == "candle")
+        same = site.library in (self.library, self.backend.library) or (
+            site.library == "keras" and self.backend.library in KERAS_ON)
         if site.runs == "host" and not (same and self.backend.library in HOST_LIBRARIES):
             return "host"
         if same:
@@ -298,32 +305,49 @@ class Judge:
         return out
 
     def legacy_issues(self, site: Site) -> list[Issue]:
-        """A TensorFlow or JAX call ported: the port is asked as PyTorch's mode of the same family (half-pixel,
-        Keys a=-0.75 for cubic), so where the source library computes that family otherwise (TensorFlow 1's
-        legacy coordinates; TensorFlow's and JAX's cubic with a=-0.5) the port gives other values.  Decided by
-        the presets' weights (the source's against PyTorch's, 6 -> 12 and 6 -> 9)."""
+        """A TensorFlow, JAX or Keras call ported: the port is asked as PyTorch's mode of the same family
+        (half-pixel, Keys a=-0.75 for cubic), so where the source library computes that family otherwise
+        (TensorFlow 1's legacy coordinates; TensorFlow's and JAX's cubic with a=-0.5, and Keras's on those two
+        backends) the port gives other values.  Decided by the presets' weights (the source's against
+        PyTorch's, 6 -> 12 and 6 -> 9).  A Keras call computes with the backend the code sets (KERAS_BACKEND),
+        else Keras's default (TensorFlow): a difference on only some of the backends the code sets is a
+        warning naming them."""
         out = []
         legacy = site.extra.get("coordinates") == "legacy"
+        keras = site.library == "keras"
+        backends = tuple(site.extra.get("keras_backends") or (KERAS_DEFAULT_BACKEND,)) if keras else (None,)
         for mode in site.mode.values:
             try:
                 family = names.mode_family(site.library, mode)
             except ValueError:
                 continue
-            if family not in ("linear", "cubic") or not _source_differs(site.library, mode, family, legacy):
+            if family not in ("linear", "cubic"):
                 continue
+            differing = [b for b in backends if _source_differs(site.library, mode, family, legacy, b)]
+            if not differing:
+                continue
+            on = ""
+            if keras:
+                set_by = "KERAS_BACKEND in the code" if site.extra.get("keras_backends") else "Keras's default"
+                on = f" on the {'/'.join(differing)} backend ({set_by})"
             if legacy:
                 why = "TensorFlow 1's legacy coordinates (src = dst * in / out, half_pixel_centers=False)"
                 hint = "pass half_pixel_centers=True in the original, or compare the port's outputs with it"
             else:
-                why = f"{site.library}'s {mode} (its own kernel or coordinates, not PyTorch's {family})"
+                why = f"{site.library}'s {mode}{on} (its own kernel or coordinates, not PyTorch's {family})"
                 hint = "compare the port's outputs with the original's"
             text = (f"{_short(site.api)} computes with {why}: {self.backend.id}'s {family} port gives other "
                     f"values; {hint}")
+            severity, condition = "differs", None
+            if len(differing) < len(backends):
+                severity, condition = "warning", f"with KERAS_BACKEND={' or '.join(differing)}"
+                text = f"With KERAS_BACKEND={' or '.join(differing)}: {text}"
+            options = f" backend={'/'.join(differing)}" if keras else " version=1" if legacy else ""
             finding = Finding("differs", text, source=f"explorer.conventions presets: {site.library} "
-                              f"{mode}{' version=1' if legacy else ''} against torch {family} (weights compared)",
+                              f"{mode}{options} against torch {family} (weights compared)",
                               record_id="tf1-legacy-coordinates" if legacy else "port-convention-differs",
                               backend=self.backend.id, status="differs", operation="convention")
-            out.append(Issue(site, "differs", text, finding.record_id, finding))
+            out.append(Issue(site, severity, text, finding.record_id, finding, condition))
         return out
 
     def burn_import_issues(self, site: Site) -> list[Issue]:
@@ -391,6 +415,8 @@ class Judge:
                   "opset": q.opset, "scale_factor": bool(v["scale_factor"]) or None, "reference": q.reference,
                   "converter_version": q.converter_version}
         if role == "native":
+            if site.library == "keras" and self.backend.library in KERAS_ON:  # Keras computing on this framework
+                common = dict(common, backend=KERAS_ON[self.backend.library], version=None)
             return dict(mode=mode, align_corners=align, antialias=antialias, **common)
         if site.extra.get("coordinates") in ("repeat", "legacy") and mode == "nearest":
             mode = "nearest-floor"  # UpSampling2D repeats pixels; TF1's legacy nearest floors src = dst * in / out
@@ -494,13 +520,15 @@ def _node_findings(backend: str, opset: int, rank: int, attributes: tuple, upsca
 
 
 @functools.lru_cache(maxsize=None)
-def _source_differs(library: str, mode: str, family: str, legacy: bool) -> bool:
-    """Whether ``library``'s ``mode`` gives other upsampling weights than PyTorch's mode of its family."""
+def _source_differs(library: str, mode: str, family: str, legacy: bool, backend: str | None = None) -> bool:
+    """Whether ``library``'s ``mode`` (on Keras's ``backend``) gives other upsampling weights than PyTorch's
+    mode of its family."""
     from ...conventions import equivalent, preset
 
     torch_mode = {"linear": "bilinear", "cubic": "bicubic"}[family]
+    options = {"version": 1} if legacy else {"backend": backend} if backend else {}
     try:
-        source = preset(library, mode, **({"version": 1} if legacy else {}))
+        source = preset(library, mode, **options)
         port = preset("torch", torch_mode, align_corners=False)
     except ValueError:
         return False

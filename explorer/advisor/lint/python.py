@@ -125,6 +125,10 @@ def wrapper_of(site: Site) -> tuple[str, apis.Api] | None:
 
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
+#: Where a file sets Keras's backend: ``os.environ["KERAS_BACKEND"] = "jax"``, ``os.environ.setdefault(
+#: "KERAS_BACKEND", "torch")``, ``keras.config.set_backend("jax")``.
+_KERAS_BACKEND = re.compile(r"KERAS_BACKEND[\"']\s*(?:\]\s*=|,)\s*[\"'](tensorflow|jax|torch)[\"']"
+                            r"|set_backend\(\s*[\"'](tensorflow|jax|torch)[\"']")
 _LOSS_MODULE = re.compile(r"(?i)(^|[/\\])[^/\\]*loss[^/\\]*([/\\]|\.py$)")
 
 
@@ -832,6 +836,10 @@ class _Module:
             extra["wrapper"] = wrapped
         if api.antialias_modes is not None:
             extra["antialias_modes"] = api.antialias_modes
+        if api.library == "keras" and ("KERAS_BACKEND" in self.text or "set_backend" in self.text):
+            backends = tuple(dict.fromkeys(a or b for a, b in _KERAS_BACKEND.findall(self.text)))
+            if backends:
+                extra["keras_backends"] = backends
         if api.coordinates:
             coordinates = self.coordinates(api, bound, align)
             if coordinates:
@@ -951,7 +959,9 @@ class _Module:
                 if value and api.library == "torchvision":
                     value = apis.PILLOW_TO_TORCHVISION.get(value)
             elif isinstance(value, str):
-                value = value.lower() if api.library in ("torch", "torchvision", "tensorflow", "jax") else value
+                # UpSampling2D lowercases its interpolation (keras/src/layers/reshaping/up_sampling2d.py @ v3.15.1)
+                lower = api.library in ("torch", "torchvision", "tensorflow", "jax") or api.coordinates == "repeat"
+                value = value.lower() if lower else value
             else:
                 return Arg.unknown(f"mode {value!r}")
             if value is None:
