@@ -200,3 +200,84 @@ def test_keras_calls_are_judged_by_the_keras_library_on_its_backend(tmp_path):
     torch = lint(tmp_path / "native", backend="torch", device="mps", training=True, min_severity="info")
     assert {i.rule for i in torch} == {"keras-torch-bicubic"}
 
+
+
+def _severity(report, path, rule):
+    return {i.severity for i in report if i.site.path == path and i.rule == rule}
+
+
+FUNCTIONAL = {"pkg/__init__.py": "",
+              "pkg/backend/__init__.py": "import keras\nfrom keras import ops\n",
+              "pkg/blocks.py": "from pkg.backend import keras\n"
+                               "def up_block(x):\n    return keras.layers.UpSampling2D(2, interpolation='bilinear')(x)\n",
+              "pkg/net.py": "from pkg.backend import keras\nfrom pkg.blocks import up_block\n"
+                            "def head(x):\n    return keras.layers.UpSampling2D(2, interpolation='bilinear')(x)\n"
+                            "def build(shape):\n    inputs = keras.Input(shape)\n    x = head(up_block(inputs))\n"
+                            "    x = keras.layers.UpSampling2D(2, interpolation='bilinear')(x)\n"
+                            "    return keras.Model(inputs, x)\n",
+              "pkg/unused.py": "from pkg.backend import keras\n"
+                               "def other(x):\n    return keras.layers.UpSampling2D(2, interpolation='bilinear')(x)\n"}
+
+
+def test_a_function_building_a_keras_model_is_model_code_and_so_are_its_helpers(tmp_path):
+    # candle's bilinear upsample has no backward: an error in a trained model, a warning where the code does not
+    # show the call is part of one
+    report = _lint(tmp_path, FUNCTIONAL, backend="candle", training=True)
+    rule = "candle-bilinear-backward"
+    lines = {(i.site.path, i.site.line, i.severity) for i in report if i.rule == rule}
+    assert ("pkg/net.py", 8, "error") in lines            # in the builder (keras re-exported by pkg.backend)
+    assert ("pkg/net.py", 4, "error") in lines            # a helper the builder calls, same module
+    assert ("pkg/blocks.py", 3, "error") in lines         # a helper the builder calls, another module
+    assert ("pkg/unused.py", 3, "warning") in lines       # called from no model code
+
+
+JAX_GRAD = """import jax
+import haiku as hk
+def loss_fn(params, x):
+    y = jax.image.resize(x, (1, 16, 16, 3), "linear")
+    return (y ** 2).sum()
+grads = jax.grad(loss_fn)
+def forward(x):
+    return jax.image.resize(x, (1, 16, 16, 3), "linear")
+model = hk.transform(forward)
+def plain(x):
+    return jax.image.resize(x, (1, 16, 16, 3), "linear")
+"""
+
+
+def test_functions_jax_differentiates_and_haiku_transforms_are_trained(tmp_path):
+    report = _lint(tmp_path, {"m.py": JAX_GRAD}, backend="candle", training=True)
+    severities = {i.site.line: i.severity for i in report if i.rule == "candle-bilinear-backward"}
+    assert severities == {4: "error", 8: "error", 11: "warning"}
+
+
+TAPE = """import tensorflow as tf
+def step(model, x):
+    with tf.GradientTape() as tape:
+        y = tf.image.resize(model(x), (16, 16))
+    z = tf.image.resize(x, (16, 16))
+    return tape.gradient(y, model.trainable_variables), z
+"""
+
+
+def test_a_gradient_tape_block_is_differentiated(tmp_path):
+    report = _lint(tmp_path, {"m.py": TAPE}, backend="candle", training=True)
+    severities = {i.site.line: i.severity for i in report if i.rule == "candle-bilinear-backward"}
+    assert severities == {4: "error", 5: "warning"}
+
+
+TARGETS = """import keras
+from keras import ops
+class Seg(keras.Model):
+    def compute_loss(self, x, y, y_pred):
+        masks = ops.image.resize(y, (64, 64))
+        pred = ops.image.resize(y_pred, (64, 64))
+        return ops.mean((masks - pred) ** 2)
+"""
+
+
+def test_a_resize_of_ground_truth_carries_no_gradient(tmp_path):
+    report = _lint(tmp_path, {"m.py": TARGETS}, backend="candle", training=True)
+    backward = [i for i in report if i.rule == "candle-bilinear-backward"]
+    assert {i.site.line: i.severity for i in backward} == {5: "warning", 6: "error"}
+    assert "`y`, ground truth" in next(i.message for i in backward if i.site.line == 5)

@@ -32,7 +32,7 @@ from ..scan import scan
 from . import files, overrides, suppress
 from .config import read_config
 from .judge import Condition, Issue, Judge, Question
-from .python import calls_any, module_name, read_python, wrapper_of
+from .python import calls_any, model_callers, module_name, project_reexports, read_python, wrapper_of
 from .rust import lex, read_rust
 from .sites import Arg, Site, snippet_of
 
@@ -112,19 +112,30 @@ def lint(path, backend: str, training: bool | None = None, version=None, device=
     limit = SEVERITY_ORDER[min_severity]
     conditions: dict = {}
     tree = root if files.is_directory(root) else None  # reads stay inside a linted directory
-    read = []   # (relative, reader, text, sites) of every source, judged once all are read
+    texts = []  # (relative, reader, text) of every source, parsed once all are read
     for file, relative, reader in files.walk(root, include, exclude, report.skipped):
         report.files += 1
         try:
             if reader == "onnx":
                 _scan_model(file, relative, judge, report, conditions, limit, known, tree)
                 continue
-            text, sites = _read_sites(file, relative, reader, report, tree)
+            text = _read_text(file, relative, reader, report, tree)
         except Exception as exc:  # noqa: BLE001 - one file never aborts the run: it is skipped, with the reason
             _skip(report, relative, exc)
             continue
+        if text is not None:
+            texts.append((relative, reader, text))
+    reexports = project_reexports([(r, t) for r, kind, t in texts if kind == "python"])
+    read = []   # (relative, reader, text, sites) of every source, judged once all are read
+    for relative, reader, text in texts:
+        try:
+            sites = _parse_sites(text, relative, reader, report, reexports)
+        except Exception as exc:  # noqa: BLE001 - as above
+            _skip(report, relative, exc)
+            continue
         read.append((relative, reader, text, sites))
-    read = _follow_wrappers(read)
+    read = _follow_wrappers(read, reexports)
+    read = _follow_model_callers(read, reexports)
     found = overrides.overridden([s for *_, sites in read for s in sites],
                                  [(r, kind, t) for r, kind, t, _ in read if kind in ("python", "config")])
     for relative, reader, text, sites in read:
@@ -161,24 +172,30 @@ def _judge_file(reader: str, text: str, sites: list, judge: Judge, report: LintR
             _file_issue(report, issue, site, comments, limit, known)
 
 
-def _read_sites(file, relative: str, reader: str, report: LintReport, tree=None) -> tuple[str, list]:
-    """(text, resize sites) of one source file; a file that cannot be read or parsed is reported as skipped."""
+def _read_text(file, relative: str, reader: str, report: LintReport, tree=None) -> str | None:
+    """The text of one source file; a file that cannot be read is reported as skipped (None)."""
     try:
-        text = files.read_text(file, root=tree, python=reader == "python")
+        return files.read_text(file, root=tree, python=reader == "python")
     except OSError as exc:
         report.skipped.append(files.Skipped(relative, str(exc)))
-        return "", []
+        return None
+
+
+def _parse_sites(text: str, relative: str, reader: str, report: LintReport, reexports=None) -> list:
+    """The resize sites of one source; a file that cannot be parsed is reported as skipped."""
     try:
-        return text, READERS[reader](text, relative)
+        if reader == "python":
+            return read_python(text, relative, reexports=reexports)
+        return READERS[reader](text, relative)
     except SyntaxError as exc:
         report.skipped.append(files.Skipped(relative, f"Python cannot parse it (line {exc.lineno}: "
                                                       f"{reading.printable(exc.msg)})"))
     except (RecursionError, MemoryError, ValueError) as exc:
         report.skipped.append(files.Skipped(relative, f"cannot be read as {reader} ({type(exc).__name__})"))
-    return text, []
+    return []
 
 
-def _follow_wrappers(read: list) -> list:
+def _follow_wrappers(read: list, reexports=None) -> list:
     """Python sources read again with the project's wrappers of a known call (one level): a function whose
     parameter is the mode of a resize call it makes is an API of its own, and its calls are sites."""
     wrappers: dict = {}
@@ -194,11 +211,44 @@ def _follow_wrappers(read: list) -> list:
     for relative, reader, text, sites in read:
         if reader == "python" and calls_any(text, wrappers):
             try:
-                sites = read_python(text, relative, wrappers)
+                sites = read_python(text, relative, wrappers, reexports)
             except (SyntaxError, RecursionError, MemoryError, ValueError):
                 pass  # reported as skipped when it was first read
         out.append((relative, reader, text, sites))
     return out
+
+
+def _follow_model_callers(read: list, reexports=None) -> list:
+    """Sites in a module-level function that the code does not show is model code, marked as model code when
+    another module of the project calls the function from its model code (a model class, a Keras model
+    builder, a Haiku-transformed function) or from differentiated code (``jax.grad``'s function, a
+    ``tf.GradientTape`` block): one level, matched by name and module as project wrappers are."""
+    candidates: dict = {}
+    for relative, reader, _, sites in read:
+        for site in sites:
+            name = site.function if reader == "python" else None
+            if name:
+                candidates.setdefault(name, []).append((module_name(relative), site))
+    if not candidates:
+        return read
+    for relative, reader, text, _ in read:
+        if reader != "python" or not calls_any(text, candidates):
+            continue
+        here = module_name(relative)
+        try:
+            calls = model_callers(text, relative, candidates, reexports)
+        except (SyntaxError, RecursionError, MemoryError, ValueError):
+            continue  # reported as skipped when it was first read
+        for qualified, name, kind in calls:
+            head = qualified.rpartition(".")[0]
+            for module, site in candidates[name]:
+                if module == here or not (head == module or head.split(".")[0] == module.split(".")[0]):
+                    continue  # its own module shows it (read_python); another package's function of that name
+                site.in_model = True
+                site.differentiated = site.differentiated or kind == "grad"
+                site.extra["called_from"] = f"{relative} ({'differentiated' if kind == 'grad' else 'model'} code)"
+                site.function = None
+    return read
 
 
 def _add_conditions(conditions: dict, verdict, site) -> None:

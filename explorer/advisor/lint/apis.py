@@ -114,9 +114,26 @@ ONNX_RESIZE_OPS = ("Resize", "Upsample")
 #: graph): qualified prefixes, and last names of bases defined in other modules of the project or a library.
 MODEL_BASE_PREFIXES = ("torch.nn.", "pytorch_lightning.", "lightning.", "keras.layers.Layer", "keras.Model",
                        "keras.models.Model", "tensorflow.keras.layers.Layer", "tensorflow.keras.Model",
-                       "tensorflow.Module", "flax.linen.Module", "flax.nnx.Module", "haiku.Module")
+                       "tensorflow.Module", "flax.linen.Module", "flax.nnx.Module", "haiku.Module", "equinox.Module",
+                       "keras.src.layers.Layer", "keras.src.models.Model", "tf_keras.layers.Layer", "tf_keras.Model")
 MODEL_BASE_NAMES = ("Module", "ModelMixin", "LightningModule", "PreTrainedModel", "Sequential", "ModuleList",
                     "Layer", "Model", "Backbone")
+#: Calls that build a Keras model from the layers a function applies (the functional and Sequential APIs):
+#: the function that calls one is model code.
+MODEL_CONSTRUCTORS = ("keras.Model", "keras.models.Model", "keras.Sequential", "keras.models.Sequential",
+                      "keras.src.models.Model", "keras.src.models.Functional", "tensorflow.keras.Model",
+                      "tensorflow.keras.models.Model", "tensorflow.keras.Sequential",
+                      "tensorflow.keras.models.Sequential", "tf_keras.Model", "tf_keras.Sequential")
+#: Transforms that make a model of a function (Haiku): the function passed or decorated is model code.
+MODEL_TRANSFORMS = ("haiku.transform", "haiku.transform_with_state", "haiku.multi_transform",
+                    "haiku.multi_transform_with_state", "haiku.without_apply_rng")
+#: Transforms that differentiate the function passed or decorated (JAX, Equinox, Flax NNX, torch.func).
+GRADIENT_TRANSFORMS = ("jax.grad", "jax.value_and_grad", "jax.vjp", "jax.jacrev", "jax.jacfwd", "jax.hessian",
+                       "equinox.filter_grad", "equinox.filter_value_and_grad", "flax.nnx.grad",
+                       "flax.nnx.value_and_grad", "torch.func.grad", "torch.func.grad_and_value",
+                       "torch.func.vjp", "functorch.grad")
+#: Context managers that record what runs inside them for gradients.
+GRADIENT_TAPES = ("tensorflow.GradientTape", "tensorflow.autodiff.GradientTape")
 #: Calls that show a function differentiates what it computes.
 DIFFERENTIATES = ("backward", "torch.autograd.grad", "torch.autograd.backward")
 #: Device names a ``x.device.type == "mps"`` guard may test.

@@ -440,6 +440,9 @@ class Judge:
     def outside_graph(self, f: Finding, site: Site) -> str | None:
         """The condition a finding needs when the code does not show the call is where the finding happens:
         in the differentiated graph (backward failures), in the exported model (export failures)."""
+        if f.operation in ("backward", "double_backward") and site.extra.get("targets"):
+            return (f"if gradients flow through this call (its input is computed from `{site.extra['targets']}`, "
+                    "ground truth, which carries none)")
         if f.operation in ("backward", "double_backward") and not (site.in_model or site.differentiated):
             if site.in_model is False:
                 return "if gradients flow through this call (its model sets requires_grad=False)"

@@ -80,15 +80,30 @@ def mentions_resize(text: str) -> bool:
     return any(word in text for word in _words()) and _called().search(text) is not None
 
 
-def read_python(text: str, path: str, wrappers: dict | None = None) -> list[Site]:
+def read_python(text: str, path: str, wrappers: dict | None = None, reexports: dict | None = None) -> list[Site]:
     """Every resize site in one Python source.  Raises SyntaxError for a file Python cannot parse.
 
     ``wrappers``: the project's functions that pass their arguments on to a known call (:func:`wrapper_of`),
-    by name -> [(module, Api)]; their calls are sites too (one level)."""
+    by name -> [(module, Api)]; their calls are sites too (one level).  ``reexports``: the project's modules
+    that re-export a library (:func:`project_reexports`)."""
     if not mentions_resize(text) and not (wrappers and calls_any(text, wrappers)):
         return []
     tree = ast.parse(text, filename=path)
-    return _Module(tree, text, path, wrappers).sites()
+    return _Module(tree, text, path, wrappers, reexports).sites()
+
+
+@registry.derived
+def _transform_names() -> frozenset:
+    """Last names of the model constructors and transforms (other calls are not qualified), and ``partial``."""
+    return frozenset(q.rsplit(".", 1)[-1] for q in (*apis.MODEL_CONSTRUCTORS, *apis.MODEL_TRANSFORMS,
+                                                   *apis.GRADIENT_TRANSFORMS, *apis.PARTIAL))
+
+
+def model_callers(text: str, path: str, names, reexports: dict | None = None) -> list[tuple[str, str, str]]:
+    """[(qualified callee, last name, 'model' | 'grad')]: the calls of ``names`` in a module's model code
+    (a model class, a Keras model builder, a Haiku-transformed function) or differentiated code."""
+    tree = ast.parse(text, filename=path)
+    return _Module(tree, text, path, None, reexports).model_calls(set(names))
 
 
 def calls_any(text: str, names) -> bool:
@@ -103,6 +118,79 @@ def module_name(path: str) -> str:
     if parts and parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
+
+
+@registry.derived
+def library_roots() -> frozenset:
+    """Top-level packages of the declared APIs (``torch``, ``keras``, ``tensorflow``, ``jax``, ``cv2`` ...)."""
+    return frozenset(name.split(".")[0] for name in (*apis.api_table(), *apis.aliases(), *apis.constants(),
+                                                     *apis.MODEL_CONSTRUCTORS, *apis.MODEL_TRANSFORMS,
+                                                     *apis.GRADIENT_TRANSFORMS))
+
+
+_IMPORT_LINE = re.compile(r"^[ \t]*(?:import[ \t]+([\w.]+)(?:[ \t]+as[ \t]+(\w+))?"
+                          r"|from[ \t]+([\w.]+)[ \t]+import[ \t]+(\*|\w+)(?:[ \t]+as[ \t]+(\w+))?)[ \t]*(?:#.*)?$", re.M)
+
+
+def project_reexports(sources) -> dict[str, str]:
+    """Names the project's modules bind to a library, by their dotted name in the project: a compatibility
+    module such as keras-cv's ``keras_cv/src/backend/__init__.py`` (``import keras``) makes
+    ``keras_cv.src.backend.keras`` the ``keras`` package, and one that star-imports a library
+    (``from keras.ops import *``) is that library's module.  ``sources``: [(path, text)] of the Python files.
+    One level: what a project module imports from another project module is not followed further.
+
+    >>> table = project_reexports([("pkg/backend/__init__.py", "import keras\\nfrom keras import ops as kops\\n"),
+    ...                            ("pkg/backend/tops.py", "from tensorflow.image import *\\n")])
+    >>> table["pkg.backend.keras"], table["pkg.backend.kops"], table["pkg.backend.tops"]
+    ('keras', 'keras.ops', 'tensorflow.image')
+    """
+    roots = library_roots()
+    out: dict[str, str] = {}
+    for path, text in sources:
+        if "import" not in text:
+            continue
+        module = module_name(path)
+        if not module:
+            continue
+        defined = None
+        for m in _IMPORT_LINE.finditer(text):
+            plain, alias, source, name, as_name = m.groups()
+            target = plain or source
+            if target.split(".")[0] not in roots:
+                continue
+            if plain:
+                key, value = alias or plain.split(".")[0], plain if alias else plain.split(".")[0]
+            elif name == "*":
+                key, value = None, source
+            else:
+                key, value = as_name or name, f"{source}.{name}"
+            if key is not None:
+                if defined is None:
+                    defined = set(re.findall(r"^(?:def|class)[ \t]+(\w+)|^(\w+)[ \t]*=", text, re.M))
+                    defined = {a or b for a, b in defined}
+                if key in defined:
+                    continue  # the module binds the name again itself
+            for prefix in _module_keys(module):
+                out.setdefault(f"{prefix}.{key}" if key is not None else prefix, value)
+    return out
+
+
+def _module_keys(module: str) -> tuple:
+    """A module's dotted name, and without a leading ``src.`` (a src layout imports ``pkg``, not ``src.pkg``)."""
+    return (module, module[4:]) if module.startswith("src.") and len(module) > 4 else (module,)
+
+
+def _absolute(name: str, module: str, package: bool) -> str:
+    """An import's module made absolute from the importing module (``..backend.keras`` in ``a.b.c``)."""
+    level = len(name) - len(name.lstrip("."))
+    if not level:
+        return name
+    parts = module.split(".") if module else []
+    base = parts if package else parts[:-1]
+    if level > 1:
+        base = base[:len(base) - (level - 1)] if level - 1 <= len(base) else []
+    rest = name[level:]
+    return ".".join([*base, rest] if rest else base)
 
 
 def wrapper_of(site: Site) -> tuple[str, apis.Api] | None:
@@ -125,6 +213,12 @@ def wrapper_of(site: Site) -> tuple[str, apis.Api] | None:
 
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
+#: Parameter names of ground truth (targets, labels, masks of the data): what is computed from them alone
+#: carries no gradient.
+_TARGET_NAME = re.compile(r"^(y|y_true|gt|gts|target|targets|label|labels|ground_truth)$"
+                          r"|^(gt|true|target|targets|label|labels|ground_truth)_|_(gt|gts|true|target|targets|labels?)$")
+#: Words without which a module has no model-building function, transform or model class to find.
+_MODEL_WORDS = ("Model", "Sequential", "transform", "grad", "Module", "Layer", "class ")
 #: Where a file sets Keras's backend: ``os.environ["KERAS_BACKEND"] = "jax"``, ``os.environ.setdefault(
 #: "KERAS_BACKEND", "torch")``, ``keras.config.set_backend("jax")``.
 _KERAS_BACKEND = re.compile(r"KERAS_BACKEND[\"']\s*(?:\]\s*=|,)\s*[\"'](tensorflow|jax|torch)[\"']"
@@ -198,12 +292,19 @@ def _bisect(starts: list[int], offset: int) -> int:
     return lo + 1
 
 
+#: Methods that run a model's computation (PyTorch ``forward``, Keras ``call``, Flax and Haiku ``__call__``), and
+#: the ones that build what they run (``__init__``, Keras ``build``, Flax ``setup``).
+FORWARD_METHODS = ("forward", "__call__", "call")
+BUILD_METHODS = ("__init__", "build", "setup")
+
+
 def _reached_from_forward(cls: ast.ClassDef) -> set | None:
-    """The methods ``forward``/``__call__`` and ``__init__`` reach through ``self.name`` (None without a forward)."""
+    """The methods ``forward``/``__call__``/``call`` and ``__init__``/``build``/``setup`` reach through
+    ``self.name`` (None without a forward)."""
     methods = {n.name: n for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    if "forward" not in methods and "__call__" not in methods:
+    if not any(name in methods for name in FORWARD_METHODS):
         return None
-    stack = [name for name in ("forward", "__call__", "__init__") if name in methods]
+    stack = [name for name in FORWARD_METHODS + BUILD_METHODS if name in methods]
     reached: set = set()
     while stack:
         name = stack.pop()
@@ -258,9 +359,11 @@ def _src(node) -> str:
 
 
 class _Module:
-    def __init__(self, tree: ast.Module, text: str, path: str, wrappers: dict | None = None):
+    def __init__(self, tree: ast.Module, text: str, path: str, wrappers: dict | None = None,
+                 reexports: dict | None = None):
         self.tree, self.path, self.text = tree, path, text
         self.wrappers = wrappers or {}
+        self.reexports = reexports or {}
         self.lines = source_lines(text)
         self.parent: dict = {}
         self._sorted_children: dict = {}
@@ -288,12 +391,19 @@ class _Module:
                 for alias in stmt.names:
                     if alias.name != "*":
                         self.imports[alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
+        if self.reexports:
+            here, package = module_name(path), path.replace("\\", "/").endswith("__init__.py")
+            for name, target in list(self.imports.items()):
+                resolved = self.reexported(_absolute(target, here, package))
+                if resolved is not None:
+                    self.imports[name] = resolved
         self.local_defs = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef,
                                                                         ast.ClassDef))}
         self.module_assigns = self._assignments(tree.body)
         self._function_assigns: dict = {}
         self._class_attrs: dict = {}
         self._reached: dict = {}
+        self._model_functions: dict | None = None
         self.subclass_api: dict[str, apis.Api] = {}
         for _ in range(3):  # subclasses of subclasses
             for name, cls in self.classes.items():
@@ -466,7 +576,22 @@ class _Module:
             return self.imports.get(node.id)
         if isinstance(node, ast.Attribute):
             base = self.qualify(node.value, at)
-            return f"{base}.{node.attr}" if base else None
+            if not base:
+                return None
+            if self.reexports and base not in self.imports.values():
+                return self.reexported(f"{base}.{node.attr}") or f"{base}.{node.attr}"
+            return f"{base}.{node.attr}"
+        return None
+
+    def reexported(self, qualified: str) -> str | None:
+        """What a project module's name is when the module re-exports a library (:func:`project_reexports`):
+        the longest prefix of ``qualified`` the table knows, replaced; None when none is."""
+        parts = qualified.split(".")
+        for k in range(len(parts), 0, -1):
+            head = ".".join(parts[:k])
+            target = self.reexports.get(head)
+            if target is not None:
+                return ".".join([target, *parts[k:]])
         return None
 
     # ------------------------------------------------------------------------------------- evaluation
@@ -845,7 +970,16 @@ class _Module:
             if coordinates:
                 extra["coordinates"] = coordinates
         context = self.context(call)
+        targets = self.from_targets(call, api, bound)
+        if targets:
+            extra["targets"] = targets
         training, exported, differentiated = self.gradients(call), self.exported(call), self.differentiates(call)
+        in_model, function = self.in_model(call), None
+        if in_model is None and not differentiated and context == "model":
+            funcs = self.functions(call)
+            if funcs and isinstance(funcs[-1], (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                    and funcs[-1] in self.tree.body:
+                function = funcs[-1].name  # called from model code elsewhere? (lint follows, one level)
         if context != "model" and not differentiated:
             training = False
         if context != "model":
@@ -853,8 +987,9 @@ class _Module:
         return Site(path=self.path, line=line, column=column, end_line=call.end_lineno, library=api.library,
                     api=api.name, mode=mode, align_corners=align, antialias=antialias,
                     rank=self.rank(api, bound), scale_factor=self.passes_scale(api, bound), runs=runs,
-                    training=training, in_model=self.in_model(call), exported=exported,
-                    differentiated=differentiated, snippet=self.snippet(line), extra=extra, context=context)
+                    training=training, in_model=in_model, exported=exported,
+                    differentiated=differentiated, snippet=self.snippet(line), extra=extra, context=context,
+                    function=function)
 
     # ------------------------------------------------------------------------------ what the call computes
     def implicit_antialias(self, api: apis.Api, bound) -> Arg:
@@ -1123,6 +1258,8 @@ class _Module:
                 if not self.is_model_class(node):
                     return None
                 return not self.segment_says(node, r"requires_grad\s*=\s*False|requires_grad_\(\s*False")
+            if self.model_functions().get(node) == "model":
+                return True
         return None
 
     def exported(self, call) -> bool | None:
@@ -1154,10 +1291,13 @@ class _Module:
 
     def differentiates(self, call) -> bool:
         """True in code that shows it computes gradients: ``torch.enable_grad()``, ``.backward()``, autograd.grad."""
+        functions = self.model_functions()
         for node in self.ancestors(call):
+            if functions.get(node) == "grad":
+                return True
             if isinstance(node, (ast.With, ast.AsyncWith)):
                 if any(self.qualify(i.context_expr.func if isinstance(i.context_expr, ast.Call) else i.context_expr,
-                                    node) in apis.ENABLE_GRAD for i in node.items):
+                                    node) in apis.ENABLE_GRAD + apis.GRADIENT_TAPES for i in node.items):
                     return True
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 for deco in node.decorator_list:
@@ -1166,6 +1306,154 @@ class _Module:
                 if self.segment_says(node, r"\.backward\s*\(|autograd\.grad\s*\("):
                     return True
         return False
+
+    def from_targets(self, call: ast.Call, api: apis.Api, bound) -> str | None:
+        """The ground-truth parameter (``gt_masks``, ``y_true``, ``targets``) the call's input is computed from,
+        when it is computed from nothing else in its function (followed through the function's assignments):
+        a resize of training targets carries no gradient."""
+        parent = self.parent.get(call)
+        data = api.input or (api.params[0] if api.params else None)
+        if data in (*api.size_params, api.scale_param, "size", "shape", "height", "width", "scale_factor"):
+            data = None  # a class whose first parameter is the output size (nn.Upsample, Resizing)
+        if isinstance(parent, ast.Call) and parent.func is call and parent.args:
+            expr = parent.args[0]  # a layer object applied where it is built: ``Resizing(h, w)(masks)``
+        elif data and bound.get(data):
+            expr = bound[data][0][0]
+        else:
+            expr = None
+        funcs = self.functions(call)
+        if expr is None or not funcs or isinstance(funcs[0], ast.Lambda):
+            return None
+        func = funcs[0]
+        params, assigns = self.params(func), self.function_assigns(func)
+        reached, seen, stack = set(), set(), [(expr, 0)]
+        while stack:
+            node, depth = stack.pop()
+            if depth > MAX_DEPTH:
+                return None
+            for name in ast.walk(node):
+                if isinstance(name, ast.Attribute) and isinstance(name.value, ast.Name) and name.value.id == "self":
+                    return None  # a module's own state (weights) may carry gradients
+                if not isinstance(name, ast.Name) or name.id in seen or name.id in ("self", "cls"):
+                    continue
+                seen.add(name.id)
+                if name.id in assigns:
+                    for value, stmt in assigns[name.id]:
+                        if value is None and isinstance(stmt, (ast.For, ast.AsyncFor)):
+                            value = stmt.iter
+                        if value is None:
+                            return None
+                        stack.append((value, depth + 1))
+                elif name.id in params:
+                    reached.add(name.id)
+                elif name.id not in self.imports and name.id not in dir(__builtins__):
+                    return None  # a global or closure value the linter does not follow
+        if reached and all(_TARGET_NAME.search(p) for p in reached):
+            return ", ".join(sorted(reached))
+        return None
+
+    def _transform_of(self, node, at) -> str | None:
+        """'model' / 'grad' when ``node`` (a decorator or a callee) is a model or gradient transform, also
+        through ``functools.partial(jax.grad, ...)``."""
+        if isinstance(node, ast.Call):
+            node = node.func if self.qualify(node.func, at) not in apis.PARTIAL or not node.args else node.args[0]
+        name = self.qualify(node, at)
+        if name in apis.MODEL_TRANSFORMS:
+            return "model"
+        if name in apis.GRADIENT_TRANSFORMS:
+            return "grad"
+        return None
+
+    def model_functions(self) -> dict:
+        """{function node: 'model' | 'grad'} for the functions the module shows are model code or differentiated:
+
+        * 'model': a function that builds a Keras model from its layers (it calls ``keras.Model(inputs,
+          outputs)`` or ``keras.Sequential``), a function Haiku transforms (``hk.transform(f)``, ``@hk.transform``);
+        * 'grad': a function JAX, Equinox or Flax NNX differentiates (``jax.grad(loss_fn)``,
+          ``jax.value_and_grad``, ``@jax.grad``);
+
+        and, one level, the module's functions that those, or the methods of its model classes, call by name
+        (a ``conv_block(x)`` helper of a Keras builder, a ``_resize`` helper of a Flax module's ``__call__``)."""
+        if self._model_functions is not None:
+            return self._model_functions
+        found: dict = {}
+        defs: dict[str, list] = {}
+        owners: list = []  # (function, kind) whose calls make their callees model code
+        if not any(word in self.text for word in _MODEL_WORDS):
+            self._model_functions = found
+            return found
+        for node in ast.walk(self.tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                defs.setdefault(node.name, []).append(node)
+                for deco in node.decorator_list:
+                    kind = self._transform_of(deco, node)
+                    if kind:
+                        found.setdefault(node, kind)
+            elif isinstance(node, ast.ClassDef) and self.is_model_class(node):
+                owners.extend((m, "model") for m in node.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)))
+            elif isinstance(node, ast.Call):
+                last = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
+                if last not in _transform_names():
+                    continue
+                name = self.qualify(node.func, node)
+                if name in apis.MODEL_CONSTRUCTORS:
+                    funcs = self.functions(node)
+                    if funcs and not isinstance(funcs[0], ast.Lambda):
+                        found.setdefault(funcs[0], "model")
+                    continue
+                kind = self._transform_of(node.func, node) if node.args else None
+                if kind:
+                    target = node.args[0]
+                    if isinstance(target, ast.Call) and self.qualify(target.func, node) in apis.PARTIAL \
+                            and target.args:
+                        target = target.args[0]
+                    if isinstance(target, ast.Lambda):
+                        found.setdefault(target, kind)
+                    elif isinstance(target, ast.Name):
+                        found.setdefault(("name", target.id), kind)
+        for key in [k for k in found if isinstance(k, tuple)]:
+            kind = found.pop(key)
+            for func in defs.get(key[1], ()):
+                found.setdefault(func, kind)
+        owners.extend(found.items())
+        for owner, kind in owners:  # one level: the module's functions they call by name
+            for node in ast.walk(owner):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in defs:
+                    for func in defs[node.func.id]:
+                        if func is not owner:
+                            found.setdefault(func, kind)
+        self._model_functions = found
+        return found
+
+    def model_calls(self, names) -> list[tuple[str, str, str]]:
+        """[(qualified callee, its last name, 'model' | 'grad')] for calls of ``names`` (functions of other
+        modules of the project) in this module's model code or differentiated code."""
+        functions = self.model_functions()
+        out = []
+        for node in ast.walk(self.tree):
+            if not isinstance(node, ast.Call):
+                continue
+            last = node.func.id if isinstance(node.func, ast.Name) else (
+                node.func.attr if isinstance(node.func, ast.Attribute) else None)
+            if last not in names:
+                continue
+            qualified = self.qualify(node.func, node)
+            if not qualified:
+                continue
+            kind = None
+            for a in self.ancestors(node):
+                if functions.get(a) == "grad" or (isinstance(a, (ast.With, ast.AsyncWith)) and any(
+                        self.qualify(i.context_expr.func if isinstance(i.context_expr, ast.Call) else
+                                     i.context_expr, a) in apis.GRADIENT_TAPES for i in a.items)):
+                    kind = "grad"
+                    break
+                if functions.get(a) == "model" or (isinstance(a, ast.ClassDef) and self.is_model_class(a)):
+                    kind = kind or "model"
+            if kind:
+                here = module_name(self.path)
+                out.append((_absolute(qualified, here, self.path.replace("\\", "/").endswith("__init__.py")),
+                            last, kind))
+        return out
 
     def segment_says(self, node, pattern: str) -> bool:
         """Whether the source lines of a class or function match ``pattern`` (each node's text searched once)."""

@@ -93,6 +93,9 @@ class Site:
     kind: str = "call"                # call | construction | config | node
     extra: dict = field(default_factory=dict)
     context: str = "model"            # model | test | preprocessing | evaluation | script (context.py)
+    #: the module-level function the call is in, when the module does not show it is model code: lint looks
+    #: for callers in the project's model code (one level)
+    function: str | None = field(default=None, compare=False, repr=False)
 
     @property
     def lines(self) -> range:
