@@ -281,3 +281,24 @@ def test_a_resize_of_ground_truth_carries_no_gradient(tmp_path):
     backward = [i for i in report if i.rule == "candle-bilinear-backward"]
     assert {i.site.line: i.severity for i in backward} == {5: "warning", 6: "error"}
     assert "`y`, ground truth" in next(i.message for i in backward if i.site.line == 5)
+
+
+RUST_WRAPPER = {
+    "crates/net/src/ops.rs": "use burn::tensor::module::interpolate;\nuse burn::tensor::ops::{InterpolateMode, InterpolateOptions};\n"
+                             "pub fn upsample<B: Backend>(x: Tensor<B, 4>, size: [usize; 2], mode: InterpolateMode)"
+                             " -> Tensor<B, 4> {\n    interpolate(x, size, InterpolateOptions::new(mode))\n}\n",
+    "crates/net/src/head.rs": "use burn::tensor::ops::InterpolateMode;\nuse crate::ops::upsample;\n"
+                              "fn head<B: Backend>(x: Tensor<B, 4>, m: InterpolateMode) -> Tensor<B, 4> {\n"
+                              "    let y = upsample(x, [8, 8], InterpolateMode::NearestExact);\n"
+                              "    let z = upsample(y, [8, 8], InterpolateMode::Nearest);\n"
+                              "    upsample(z, [16, 16], m)\n}\n",
+    "crates/other/src/lib.rs": "fn upsample(x: u8, y: u8, mode: u8) -> u8 { x }\n"
+                               "fn f() { upsample(1, 2, InterpolateMode::NearestExact); }\n",
+}
+
+
+def test_a_rust_wrapper_of_a_burn_construction_is_followed_one_level(tmp_path):
+    report = _lint(tmp_path, RUST_WRAPPER, backend="burn-tch", training=True)
+    found = {(i.site.path, i.site.line) for i in report if i.rule == "burn-tch-nearest-exact-forward"}
+    assert found == {("crates/net/src/head.rs", 4)}   # not Nearest (line 5), not another crate's upsample
+    assert not [i for i in report if i.site.path == "crates/net/src/head.rs" and i.site.line == 6]

@@ -33,6 +33,7 @@ from . import files, overrides, suppress
 from .config import read_config
 from .judge import Condition, Issue, Judge, Question
 from .python import calls_any, model_callers, module_name, project_reexports, read_python, wrapper_of
+from . import rust
 from .rust import lex, read_rust
 from .sites import Arg, Site, snippet_of
 
@@ -135,6 +136,7 @@ def lint(path, backend: str, training: bool | None = None, version=None, device=
             continue
         read.append((relative, reader, text, sites))
     read = _follow_wrappers(read, reexports)
+    read = _follow_rust_wrappers(read)
     read = _follow_model_callers(read, reexports)
     found = overrides.overridden([s for *_, sites in read for s in sites],
                                  [(r, kind, t) for r, kind, t, _ in read if kind in ("python", "config")])
@@ -215,6 +217,32 @@ def _follow_wrappers(read: list, reexports=None) -> list:
             except (SyntaxError, RecursionError, MemoryError, ValueError):
                 pass  # reported as skipped when it was first read
         out.append((relative, reader, text, sites))
+    return out
+
+
+def _follow_rust_wrappers(read: list) -> list:
+    """Rust sources read again with the project's wrappers of a Burn construction (one level): a function whose
+    parameter is the mode of an ``InterpolateOptions`` or ``Interpolate2dConfig`` it builds; its calls are
+    sites with the mode they pass."""
+    wrappers: dict = {}
+    for _, reader, _, sites in read:
+        for site in sites:
+            found = rust.wrapper_of(site) if reader == "rust" else None
+            if found:
+                wrappers.setdefault(found[0], []).append(found[1])
+    if not wrappers:
+        return read
+    out = []
+    for relative, reader, text, sites in read:
+        if reader == "rust" and rust.calls_any(text, wrappers):
+            try:
+                sites = read_rust(text, relative, wrappers)
+            except (RecursionError, MemoryError, ValueError):
+                pass  # reported as skipped when it was first read
+        out.append((relative, reader, text, sites))
+    for _, _, _, sites in out:
+        for site in sites:
+            site.extra.pop("rust_wrapper", None)
     return out
 
 

@@ -216,12 +216,41 @@ def use_names(code: str) -> dict[str, str]:
     return out
 
 
-def read_rust(text: str, path: str) -> list[Site]:
-    """Every Burn (or candle) resize construction in one Rust source."""
-    if not any(word in text for word in WORDS):
+def read_rust(text: str, path: str, wrappers: dict | None = None) -> list[Site]:
+    """Every Burn (or candle) resize construction in one Rust source.  ``wrappers``: the project's functions
+    whose parameter is the mode of a construction they make (:func:`wrapper_of`), by name; their calls are sites
+    too (one level), with the mode the call passes."""
+    if not any(word in text for word in WORDS) and not (wrappers and calls_any(text, wrappers)):
         return []
     code, _ = lex(text)
-    return _Reader(text, code, path).sites()
+    reader = _Reader(text, code, path)
+    sites = reader.sites() if any(word in text for word in WORDS) else []
+    if wrappers:
+        sites = sorted(sites + reader.wrapper_sites(wrappers), key=lambda s: (s.line, s.column))
+    return sites
+
+
+def crate_of(path: str) -> str:
+    """The crate a source belongs to: the path before its ``src/`` (or ``examples/``, ``tests/``) folder."""
+    m = re.match(r"^(.*?)(?:^|[/\\])(?:src|examples|tests|benches)[/\\]", path)
+    return m.group(1) if m else ""
+
+
+def wrapper_of(site: Site) -> tuple[str, dict] | None:
+    """(function name, what it passes on) when a Burn construction's mode is a parameter of the function it is
+    in: ``fn upsample<B: Backend>(x: Tensor<B, 4>, mode: InterpolateMode) -> .. { interpolate(x, size,
+    InterpolateOptions::new(mode)) }`` is a wrapper, and its calls are read as that construction."""
+    found = site.extra.get("rust_wrapper")
+    if not found:
+        return None
+    return found["name"], dict(found, crate=crate_of(site.path), api=site.api, rank=site.rank.value,
+                               align=site.align_corners, path=site.path)
+
+
+def calls_any(text: str, names) -> bool:
+    return any(name in text for name in names) and re.search(
+        r"\b(" + "|".join(sorted(map(re.escape, names), key=len, reverse=True)) + r")\s*(?:::\s*<[^>]*>\s*)?\(",
+        text) is not None
 
 
 class _Reader:
@@ -309,11 +338,97 @@ class _Reader:
         end_line, _ = self.position(end)
         context = "test" if line in self.test_lines else self.context
         outside = context != "model" and not self.fn_trains(offset, line)  # a gradient test trains
+        extra = {}
+        if library == "burn" and not mode.values:
+            wrapper = self.wrapper(offset, mode.detail.strip("`"), align.detail.strip("`"))
+            if wrapper:
+                extra["rust_wrapper"] = wrapper
         return Site(path=self.path, line=line, column=column, end_line=max(end_line, line), library=library,
                     api=api, mode=mode, align_corners=align, antialias=Arg.known(False, "api-default"),
                     rank=Arg.known(rank, "implied"), scale_factor=scale, runs="model", kind="construction",
                     snippet=self.snippet(line), context=context, training=False if outside else None,
-                    exported=False if outside else None)
+                    exported=False if outside else None, extra=extra)
+
+    def enclosing_fn(self, offset: int):
+        """(name, [parameter names without self], has self, body start) of the ``fn`` whose body holds ``offset``."""
+        for m in reversed(list(re.finditer(r"\bfn\s+(\w+)\s*(?:<[^{;]*?>)?\s*\(", self.code[:offset]))):
+            close = _balanced(self.code, m.end() - 1, self.ends)
+            brace = self.code.find("{", close)
+            if brace < 0 or brace > offset:
+                continue
+            if _balanced(self.code, brace, self.ends) < offset:
+                continue  # a function that ended before
+            params, has_self = [], False
+            for part in _top_level(self.code[m.end():close - 1]):
+                part = part.strip()
+                if re.fullmatch(r"&?\s*(?:'\w+\s+)?(?:mut\s+)?self(?:\s*:.*)?", part, re.S):
+                    has_self = True
+                    continue
+                pm = re.match(r"(?:mut\s+)?(\w+)\s*:", part)
+                params.append(pm.group(1) if pm else None)
+            return m.group(1), params, has_self, brace
+        return None
+
+    def wrapper(self, offset: int, mode_text: str, align_text: str) -> dict | None:
+        """What a construction whose mode is a parameter of its function passes on (:func:`wrapper_of`)."""
+        if not re.fullmatch(r"\w+", mode_text or ""):
+            return None
+        found = self.enclosing_fn(offset)
+        if found is None:
+            return None
+        name, params, has_self, brace = found
+        if mode_text not in params:
+            return None
+        align = params.index(align_text) if align_text in params else None
+        return {"name": name, "mode_index": params.index(mode_text), "align_index": align, "method": has_self,
+                "owner": self.impl_type(brace)}
+
+    def impl_type(self, offset: int) -> str | None:
+        """The type of the ``impl`` block around ``offset`` (None for a free function)."""
+        for m in reversed(list(re.finditer(r"\bimpl\b\s*(?:<[^{]*?>)?\s*(?:[\w:<>, ]+?\s+for\s+)?(\w+)[^{;]*\{",
+                                           self.code[:offset]))):
+            if _balanced(self.code, m.end() - 1, self.ends) > offset:
+                return m.group(1)
+        return None
+
+    def wrapper_sites(self, wrappers: dict) -> list[Site]:
+        """Calls of the project's wrappers (:func:`wrapper_of`), each read as the construction it wraps, with the
+        mode (and align_corners) its argument passes."""
+        out = []
+        names = "|".join(sorted(map(re.escape, wrappers), key=len, reverse=True))
+        here = crate_of(self.path)
+        for m in re.finditer(r"(\.|::|\b)\s*(" + names + r")\s*(?:::\s*<[^>]*>\s*)?\(", self.code):
+            if re.search(r"\bfn\s*$", self.code[max(0, m.start() - 10):m.start()]):
+                continue  # the definition
+            qualifier = re.search(r"(\w+)\s*$", self.code[max(0, m.start() - 80):m.start()]) \
+                if m.group(1) == "::" else None
+            open_at = m.end() - 1
+            close = _balanced(self.code, open_at, self.ends)
+            args = _top_level(self.code[open_at + 1:close - 1])
+            for info in wrappers[m.group(2)]:
+                if info["crate"] != here and m.group(2) not in self.uses:
+                    continue  # another crate's function of that name, not imported here
+                if (m.group(1) == ".") != info["method"]:
+                    continue
+                if info["owner"] and not info["method"] and not (
+                        qualifier and qualifier.group(1) in (info["owner"], "Self")):
+                    continue  # an associated function (``Up::new(mode)``) is called through its type
+                if info["mode_index"] >= len(args):
+                    continue
+                mode = self.mode(args[info["mode_index"]], m.start())
+                if not mode.values:
+                    continue  # a call that passes a value on says nothing the wrapper's own site does not
+                align = info["align"]
+                if info["align_index"] is not None and info["align_index"] < len(args):
+                    align = self.boolean(args[info["align_index"]])
+                site = self.site(m.start(2), info["api"], mode, align, info["rank"] or 2,
+                                 Arg.known(False, "api-default"), close)
+                site.api = f"{info['name']} (wraps {info['api']}, {info['path']})"
+                site.kind = "call"
+                site.extra.pop("rust_wrapper", None)
+                out.append(site)
+                break
+        return out
 
     def fn_trains(self, offset: int, line: int) -> bool:
         """Whether the test around ``offset`` computes gradients: its ``#[test]`` item, else its ``fn``."""
@@ -441,6 +556,24 @@ class _Reader:
                 seen.add((s.line, s.column))
                 unique.append(s)
         return unique
+
+
+def _top_level(text: str) -> list[str]:
+    """Comma-separated parts of an argument or parameter list, at the top level of its brackets."""
+    out, depth, part = [], 0, ""
+    for ch in text:
+        if ch in "([{<":
+            depth += 1
+        elif ch in ")]}>" and depth:
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(part)
+            part = ""
+        else:
+            part += ch
+    if part.strip():
+        out.append(part)
+    return out
 
 
 def _fields(body: str) -> dict[str, str]:
