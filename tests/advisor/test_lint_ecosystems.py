@@ -209,7 +209,8 @@ def _severity(report, path, rule):
 FUNCTIONAL = {"pkg/__init__.py": "",
               "pkg/backend/__init__.py": "import keras\nfrom keras import ops\n",
               "pkg/blocks.py": "from pkg.backend import keras\n"
-                               "def up_block(x):\n    return keras.layers.UpSampling2D(2, interpolation='bilinear')(x)\n",
+                               "def up_block(x):\n"
+                               "    return keras.layers.UpSampling2D(2, interpolation='bilinear')(x)\n",
               "pkg/net.py": "from pkg.backend import keras\nfrom pkg.blocks import up_block\n"
                             "def head(x):\n    return keras.layers.UpSampling2D(2, interpolation='bilinear')(x)\n"
                             "def build(shape):\n    inputs = keras.Input(shape)\n    x = head(up_block(inputs))\n"
@@ -284,7 +285,8 @@ def test_a_resize_of_ground_truth_carries_no_gradient(tmp_path):
 
 
 RUST_WRAPPER = {
-    "crates/net/src/ops.rs": "use burn::tensor::module::interpolate;\nuse burn::tensor::ops::{InterpolateMode, InterpolateOptions};\n"
+    "crates/net/src/ops.rs": "use burn::tensor::module::interpolate;\n"
+                             "use burn::tensor::ops::{InterpolateMode, InterpolateOptions};\n"
                              "pub fn upsample<B: Backend>(x: Tensor<B, 4>, size: [usize; 2], mode: InterpolateMode)"
                              " -> Tensor<B, 4> {\n    interpolate(x, size, InterpolateOptions::new(mode))\n}\n",
     "crates/net/src/head.rs": "use burn::tensor::ops::InterpolateMode;\nuse crate::ops::upsample;\n"
@@ -302,3 +304,34 @@ def test_a_rust_wrapper_of_a_burn_construction_is_followed_one_level(tmp_path):
     found = {(i.site.path, i.site.line) for i in report if i.rule == "burn-tch-nearest-exact-forward"}
     assert found == {("crates/net/src/head.rs", 4)}   # not Nearest (line 5), not another crate's upsample
     assert not [i for i in report if i.site.path == "crates/net/src/head.rs" and i.site.line == 6]
+
+
+def _burn_ndarray_bilinear(x, oh, ow):
+    """Burn's Bilinear(align_corners=false) as crates/burn-ndarray/src/ops/interpolate.rs @ v0.22.0-pre.2 writes it:
+    y_frac = ((h + 0.5) * in_height / out_height - 0.5).clamp(0, in_height - 1), y0 = floor, y1 = ceil clamped."""
+    import math
+
+    ih, iw = x.shape
+    out = np.zeros((oh, ow))
+    for h in range(oh):
+        for w in range(ow):
+            yf = min(max((h + 0.5) * (ih / oh) - 0.5, 0.0), ih - 1)
+            xf = min(max((w + 0.5) * (iw / ow) - 0.5, 0.0), iw - 1)
+            y0, y1, yw = math.floor(yf), min(math.ceil(yf), ih - 1), yf - math.floor(yf)
+            x0, x1, xw = math.floor(xf), min(math.ceil(xf), iw - 1), xf - math.floor(xf)
+            out[h, w] = (x[y0, x0] * (1 - xw) * (1 - yw) + x[y0, x1] * xw * (1 - yw)
+                         + x[y1, x0] * (1 - xw) * yw + x[y1, x1] * xw * yw)
+    return out
+
+
+def test_tensorflow_bilinear_ported_to_burn_is_burns_bilinear_without_align_corners(tmp_path):
+    tf = pytest.importorskip("tensorflow")
+    rng = np.random.RandomState(3)
+    for ih, iw, oh, ow in [(6, 6, 12, 12), (6, 7, 9, 4), (12, 12, 5, 5), (16, 9, 7, 20)]:
+        x = rng.rand(ih, iw).astype(np.float32)
+        measured = tf.image.resize(x[None, :, :, None], (oh, ow), "bilinear").numpy()[0, :, :, 0]
+        assert np.abs(measured - _burn_ndarray_bilinear(x.astype(np.float64), oh, ow)).max() < 1e-6
+    src = "import tensorflow as tf\ndef f(x):\n    return tf.image.resize(x, (16, 16))\n"
+    for backend in ("burn-ndarray", "burn-tch", "burn-wgpu"):
+        report = _lint(tmp_path / backend, {"m.py": src}, backend=backend, training=False)
+        assert "port-convention-differs" not in {r for _, r in _rules(report)}

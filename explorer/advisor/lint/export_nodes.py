@@ -1,16 +1,26 @@
-"""What ``torch.onnx.export`` writes for an ``F.interpolate`` call, per opset: the measured table lint's export
-targets start from (exporter -> node -> the runtime that runs the node).
+"""What ``torch.onnx.export`` writes for an ``F.interpolate`` call, per exporter and opset: the measured tables
+lint's export targets start from (exporter -> node -> the runtime that runs the node).
 
-The table (``explorer/advisor/data/torch_onnx_nodes.json``) is measured by exporting one-call modules with the
-installed torch and onnx (``python -m explorer.advisor.lint.export_nodes --measure``): for each mode,
+The tables are measured by exporting one-call modules with the installed torch, onnx and onnxscript
+(``python -m explorer.advisor.lint.export_nodes --measure [torchscript|dynamo]``): for each mode,
 ``align_corners``, ``antialias``, opset and way of giving the output (a scale factor of 2, or a size that halves
 8x8), the ops the exporter wrote with their attributes, or the exception it raised.
+
+* ``torchscript`` (``dynamo=False``, ``explorer/advisor/data/torch_onnx_nodes.json``), opsets 11-18;
+* ``dynamo`` (``dynamo=True``, the torch.export + onnxscript exporter, ``torch_onnx_nodes_dynamo.json``),
+  opsets 18, 20 and 23.  It writes ops the TorchScript exporter rejects: ``nearest-exact`` as Gather nodes on
+  indices computed at export time (the input's shape is fixed there), antialiased bilinear and bicubic as
+  ``Resize(antialias=1)``.
 
 >>> cell = written("torchscript", 11, "nearest", None, False, "scale")
 >>> cell["nodes"][0]["op"], cell["nodes"][0]["attributes"]["coordinate_transformation_mode"]
 ('Resize', 'asymmetric')
 >>> written("torchscript", 11, "nearest-exact", None, False, "scale")["error"][:40]
 "Exporting the operator 'aten::_upsample_"
+>>> [n["op"] for n in written("dynamo", 18, "nearest-exact", None, False, "scale")["nodes"]]
+['Transpose', 'GatherND', 'Transpose']
+>>> written("dynamo", 11, "nearest", None, False, "scale") is None   # the dynamo table starts at opset 18
+True
 """
 
 from __future__ import annotations
@@ -19,8 +29,10 @@ import functools
 import json
 from pathlib import Path
 
-TABLE = Path(__file__).resolve().parents[1] / "data" / "torch_onnx_nodes.json"
-OPSETS = (11, 13, 16, 17, 18)
+DATA = Path(__file__).resolve().parents[1] / "data"
+TABLES = {"torchscript": DATA / "torch_onnx_nodes.json", "dynamo": DATA / "torch_onnx_nodes_dynamo.json"}
+TABLE = TABLES["torchscript"]
+OPSETS = {"torchscript": (11, 13, 16, 17, 18), "dynamo": (18, 20, 23)}
 MODES = {"nearest": 2, "nearest-exact": 2, "linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3, "area": 2}
 INTERPOLATING = ("linear", "bilinear", "bicubic", "trilinear")
 ANTIALIASED = ("bilinear", "bicubic")
@@ -30,30 +42,29 @@ def _key(exporter, opset, mode, align_corners, antialias, given) -> str:
     return f"{exporter}|{opset}|{mode}|{align_corners}|{antialias}|{given}"
 
 
-@functools.lru_cache(maxsize=1)
-def table() -> dict:
-    data = json.loads(TABLE.read_text())
-    return data
+@functools.lru_cache(maxsize=None)
+def table(exporter: str = "torchscript") -> dict:
+    return json.loads(TABLES[exporter].read_text())
 
 
 def written(exporter: str, opset: int, mode: str, align_corners, antialias: bool, given: str) -> dict | None:
     """The measured cell: ``{"nodes": [{"op", "attributes"}]}`` or ``{"error": text}``; None when not measured.
     The opset is the nearest measured one at or below ``opset``."""
-    cells = table()["cells"]
+    cells = table(exporter)["cells"]
     align_corners = None if mode not in INTERPOLATING else align_corners
     antialias = bool(antialias) and mode in ANTIALIASED
-    below = [o for o in OPSETS if o <= opset]
+    below = [o for o in OPSETS[exporter] if o <= opset]
     if not below:
         return None
     return cells.get(_key(exporter, below[-1], mode, align_corners, antialias, given))
 
 
-def source() -> str:
-    meta = table()
-    return f"torch {meta['torch']} torch.onnx.export, measured ({TABLE.name})"
+def source(exporter: str = "torchscript") -> str:
+    meta = table(exporter)
+    return f"torch {meta['torch']} torch.onnx.export ({meta['exporter']}), measured ({TABLES[exporter].name})"
 
 
-def measure() -> dict:  # pragma: no cover - run by hand with torch and onnx installed
+def measure(exporter: str = "torchscript") -> dict:  # pragma: no cover - run by hand with torch and onnx installed
     import io
     import warnings
 
@@ -76,7 +87,7 @@ def measure() -> dict:  # pragma: no cover - run by hand with torch and onnx ins
         for align in aligns:
             for aa in aas:
                 for given in ("scale", "size"):
-                    for opset in OPSETS:
+                    for opset in OPSETS[exporter]:
                         kw = {"mode": mode}
                         if align is not None:
                             kw["align_corners"] = align
@@ -87,26 +98,43 @@ def measure() -> dict:  # pragma: no cover - run by hand with torch and onnx ins
                         with warnings.catch_warnings():
                             warnings.simplefilter("ignore")
                             try:
-                                torch.onnx.export(Call(kw), (torch.zeros((1, 1) + (8,) * rank),), buffer,
-                                                  opset_version=opset, dynamo=False)
+                                x = torch.zeros((1, 1) + (8,) * rank)
+                                if exporter == "dynamo":
+                                    model = torch.onnx.export(Call(kw), (x,), dynamo=True, opset_version=opset,
+                                                              verbose=False).model_proto
+                                else:
+                                    torch.onnx.export(Call(kw), (x,), buffer, opset_version=opset, dynamo=False)
+                                    model = onnx.load_from_string(buffer.getvalue())
                             except Exception as exc:  # noqa: BLE001 - the exporter's failure is the measurement
-                                cells[_key("torchscript", opset, mode, align, aa, given)] = {
-                                    "error": f"{str(exc).splitlines()[0][:300]}"}
+                                cells[_key(exporter, opset, mode, align, aa, given)] = {
+                                    "error": f"{(str(exc).splitlines() or [type(exc).__name__])[0][:300]}"}
                                 continue
-                        model = onnx.load_from_string(buffer.getvalue())
                         nodes = [{"op": n.op_type, "attributes": {
                             a.name: (lambda v: v.decode() if isinstance(v, bytes) else v)(
                                 onnx.helper.get_attribute_value(a)) for a in n.attribute}}
                             for n in model.graph.node if n.op_type not in ("Constant", "Shape", "Gather", "Cast",
                                                                            "Concat", "Slice", "Unsqueeze")]
-                        cells[_key("torchscript", opset, mode, align, aa, given)] = {"nodes": nodes}
-    return {"torch": torch.__version__, "onnx": onnx.__version__, "exporter": "torchscript (dynamo=False)",
-            "input": "zeros (1, 1, 8, ...); scale: scale_factor=2; size: 4 per axis", "cells": cells}
+                        written_opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")),
+                                             None)
+                        cells[_key(exporter, opset, mode, align, aa, given)] = {"nodes": nodes,
+                                                                                 "opset_written": written_opset}
+    meta = {"torch": torch.__version__, "onnx": onnx.__version__, "input": "zeros (1, 1, 8, ...); scale: "
+            "scale_factor=2; size: 4 per axis", "cells": cells, "measured_by":
+            f"python -m explorer.advisor.lint.export_nodes --measure {exporter}"}
+    if exporter == "dynamo":
+        import onnxscript
+
+        meta.update(exporter="dynamo (dynamo=True, torch.export + onnxscript)", onnxscript=onnxscript.__version__)
+    else:
+        meta.update(exporter="torchscript (dynamo=False)")
+    return meta
 
 
 if __name__ == "__main__":  # pragma: no cover
     import sys
 
     if "--measure" in sys.argv:
-        TABLE.write_text(json.dumps(measure(), indent=1, sort_keys=True) + "\n")
-        print(f"wrote {TABLE}")
+        which = [a for a in sys.argv[sys.argv.index("--measure") + 1:] if a in TABLES] or ["torchscript"]
+        for name in which:
+            TABLES[name].write_text(json.dumps(measure(name), indent=1, sort_keys=True) + "\n")
+            print(f"wrote {TABLES[name]}")

@@ -323,7 +323,8 @@ class Judge:
                 continue
             if family not in ("linear", "cubic"):
                 continue
-            differing = [b for b in backends if _source_differs(site.library, mode, family, legacy, b)]
+            differing = [b for b in backends if _source_differs(site.library, mode, family, legacy, b,
+                                                                 self.backend.id, self.question.version)]
             if not differing:
                 continue
             on = ""
@@ -334,7 +335,8 @@ class Judge:
                 why = "TensorFlow 1's legacy coordinates (src = dst * in / out, half_pixel_centers=False)"
                 hint = "pass half_pixel_centers=True in the original, or compare the port's outputs with it"
             else:
-                why = f"{site.library}'s {mode}{on} (its own kernel or coordinates, not PyTorch's {family})"
+                why = (f"{site.library}'s {mode}{on} (its own kernel or coordinates, not the {family} the port "
+                       "computes)")
                 hint = "compare the port's outputs with the original's"
             text = (f"{_short(site.api)} computes with {why}: {self.backend.id}'s {family} port gives other "
                     f"values; {hint}")
@@ -344,7 +346,8 @@ class Judge:
                 text = f"With KERAS_BACKEND={' or '.join(differing)}: {text}"
             options = f" backend={'/'.join(differing)}" if keras else " version=1" if legacy else ""
             finding = Finding("differs", text, source=f"explorer.conventions presets: {site.library} "
-                              f"{mode}{options} against torch {family} (weights compared)",
+                              f"{mode}{options} against what {self.backend.id} computes for the port "
+                              f"({_port_text(family, self.backend.id, self.question.version)}; weights compared)",
                               record_id="tf1-legacy-coordinates" if legacy else "port-convention-differs",
                               backend=self.backend.id, status="differs", operation="convention")
             out.append(Issue(site, severity, text, finding.record_id, finding, condition))
@@ -523,16 +526,42 @@ def _node_findings(backend: str, opset: int, rank: int, attributes: tuple, upsca
 
 
 @functools.lru_cache(maxsize=None)
-def _source_differs(library: str, mode: str, family: str, legacy: bool, backend: str | None = None) -> bool:
-    """Whether ``library``'s ``mode`` (on Keras's ``backend``) gives other upsampling weights than PyTorch's
-    mode of its family."""
-    from ...conventions import equivalent, preset
+def _port_spec(family: str, target: str | None, version):
+    """(Spec, description) of what the port runs: the target backend's computation of PyTorch's mode of the
+    family with align_corners=False (Burn's Bilinear(align_corners=false), candle's upsample_bilinear2d), or
+    PyTorch's own where the target has no numeric model of it."""
+    from ...conventions import preset
+    from ..backend_calls import computation, spec_of
 
     torch_mode = {"linear": "bilinear", "cubic": "bicubic"}[family]
+    if target is not None:
+        try:
+            call = computation(AdvisorQuestion.of(mode=torch_mode, backend=target, align_corners=False,
+                                                  version=version))
+            return spec_of(call), call.describe()
+        except (ValueError, TypeError):
+            pass
+    return preset("torch", torch_mode, align_corners=False), f"torch {torch_mode} (align_corners=False)"
+
+
+def _port_text(family: str, target: str, version) -> str:
+    return _port_spec(family, target, version)[1]
+
+
+@functools.lru_cache(maxsize=None)
+def _source_differs(library: str, mode: str, family: str, legacy: bool, backend: str | None = None,
+                    target: str | None = None, version=None) -> bool:
+    """Whether ``library``'s ``mode`` (on Keras's ``backend``) gives other upsampling weights than what the port
+    runs on ``target`` (:func:`_port_spec`).  TensorFlow's and JAX's bilinear are the half-pixel, clamped
+    bilinear of PyTorch and of Burn's Bilinear(align_corners=false) (crates/burn-ndarray/src/ops/interpolate.rs
+    @ v0.22.0-pre.2: ``(h + 0.5) * in / out - 0.5`` clamped to [0, in - 1]; measured equal in
+    tests/advisor/test_lint_ecosystems.py); their cubic (a = -0.5) is not Keys a = -0.75."""
+    from ...conventions import equivalent, preset
+
     options = {"version": 1} if legacy else {"backend": backend} if backend else {}
     try:
         source = preset(library, mode, **options)
-        port = preset("torch", torch_mode, align_corners=False)
+        port, _ = _port_spec(family, target, version)
     except ValueError:
         return False
     return not (equivalent(source, port, 6, 12) and equivalent(source, port, 6, 9))

@@ -129,7 +129,8 @@ def library_roots() -> frozenset:
 
 
 _IMPORT_LINE = re.compile(r"^[ \t]*(?:import[ \t]+([\w.]+)(?:[ \t]+as[ \t]+(\w+))?"
-                          r"|from[ \t]+([\w.]+)[ \t]+import[ \t]+(\*|\w+)(?:[ \t]+as[ \t]+(\w+))?)[ \t]*(?:#.*)?$", re.M)
+                          r"|from[ \t]+([\w.]+)[ \t]+import[ \t]+(\*|\w+)(?:[ \t]+as[ \t]+(\w+))?)[ \t]*(?:#.*)?$",
+                          re.M)
 
 
 def project_reexports(sources) -> dict[str, str]:
