@@ -1,10 +1,12 @@
 """CPU time of ``lint`` on real trees, against a peer linter in the same run.
 
-    python benchmarks/lint_speed.py TREE [TREE ...] [--peer FILE] [--repeat 5] [--backend burn-tch]
+    python benchmarks/lint_speed.py TREE [TREE ...] [--peer FILE | --peer-root DIR] [--repeat 5] [--backend burn-tch]
 
 Each repetition lints every tree with this linter and, when ``--peer`` names a Python file defining
 ``lint(path, backend, ...)`` (an earlier version of the linter, e.g. ``git show <commit>:explorer/advisor/lint.py``),
 with the peer, interleaved; the table gives the median CPU time of the calling process and the ratio.
+``--peer-root DIR`` names another checkout of the project (``git worktree add /tmp/before <commit>``): both
+linters then run in child processes, interleaved, each timed around its ``lint`` call (imports excluded).
 """
 
 from __future__ import annotations
@@ -41,17 +43,41 @@ def cpu(fn, *args, **kwargs) -> float:
     return time.process_time() - started
 
 
+_CHILD = ("import sys, time; sys.path.insert(0, sys.argv[1]); from explorer.advisor.lint import lint; "
+          "t = time.process_time(); lint(sys.argv[2], backend=sys.argv[3]); print(time.process_time() - t)")
+
+
+def child_cpu(root: Path, tree: Path, backend: str) -> float:
+    """CPU seconds of one ``lint`` call of the checkout at ``root``, in a child process."""
+    import os
+    import subprocess
+
+    env = dict(os.environ, PYTHONPATH=str(root))
+    done = subprocess.run([sys.executable, "-c", _CHILD, str(root), str(tree), backend], capture_output=True,
+                          text=True, env=env)
+    if done.returncode:
+        print(f"  {root} failed on {tree}: {done.stderr.strip().splitlines()[-1:]}", file=sys.stderr)
+        return float("nan")
+    return float(done.stdout.strip().splitlines()[-1])
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("trees", nargs="+", type=Path)
     parser.add_argument("--peer", type=Path)
+    parser.add_argument("--peer-root", type=Path)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--backend", default="burn-tch")
     args = parser.parse_args(argv)
     peer = load_peer(args.peer) if args.peer else None
     times = {tree: {"lint": [], "peer": []} for tree in args.trees}
+    here = Path(__file__).resolve().parents[1]
     for _ in range(args.repeat):
         for tree in args.trees:
+            if args.peer_root is not None:
+                times[tree]["lint"].append(child_cpu(here, tree, args.backend))
+                times[tree]["peer"].append(child_cpu(args.peer_root, tree, args.backend))
+                continue
             times[tree]["lint"].append(cpu(lint, tree, backend=args.backend))
             if peer is not None:
                 times[tree]["peer"].append(cpu(peer, tree, backend=args.backend))
