@@ -157,9 +157,19 @@ class M(nn.Module):
 
 
 def test_export_target_is_exporter_then_node_then_runtime(tmp_path):
-    report = _lint(tmp_path, {"m.py": EXPORTED}, backend="onnxruntime", export="onnx", opset=11)
+    report = _lint(tmp_path, {"m.py": EXPORTED}, backend="onnxruntime", export="onnx-torchscript", opset=11)
     assert not _rules(report, 5) and not _rules(report, 6)
     assert ("error", "torch-onnx-export-fails") in _rules(report, 7)
+
+
+def test_the_dynamo_exporter_writes_what_the_torchscript_one_cannot(tmp_path):
+    # torch 2.13's default exporter (--export onnx) is dynamo: nearest-exact becomes Gather nodes, not an error
+    for export in ("onnx", "onnx-dynamo"):
+        report = _lint(tmp_path / export, {"m.py": EXPORTED}, backend="onnxruntime", export=export, opset=20)
+        assert not _rules(report, 7)
+    below = lint(tmp_path / "onnx", backend="onnxruntime", export="onnx-dynamo", opset=11, min_severity="info")
+    assert not [i for i in below if i.severity == "error"]  # below opset 18 the dynamo table has no cell:
+    assert any("was not measured" in c.message for c in below.conditions)  # a condition, not a guess
 
 
 def test_the_export_table_is_what_torch_onnx_export_writes():
@@ -180,6 +190,27 @@ def test_the_export_table_is_what_torch_onnx_export_writes():
     cell = written("torchscript", 11, "nearest", None, False, "scale")["nodes"][0]["attributes"]
     for key in ("coordinate_transformation_mode", "nearest_mode", "mode"):
         assert cell[key] == live[key].decode()
+
+
+def test_the_dynamo_table_is_what_the_dynamo_exporter_writes():
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnxscript")
+    import torch.nn.functional as F
+
+    class Up(torch.nn.Module):
+        def forward(self, x):
+            return F.interpolate(x, scale_factor=2, mode="bilinear", antialias=True)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = torch.onnx.export(Up(), (torch.zeros(1, 1, 8, 8),), dynamo=True, opset_version=18,
+                                  verbose=False).model_proto
+    onnx = pytest.importorskip("onnx")
+    [node] = [n for n in model.graph.node if n.op_type == "Resize"]
+    live = {a.name: onnx.helper.get_attribute_value(a) for a in node.attribute}
+    cell = written("dynamo", 18, "bilinear", None, True, "scale")["nodes"][0]["attributes"]
+    for key in ("coordinate_transformation_mode", "mode", "antialias", "exclude_outside"):
+        assert cell[key] == (live[key].decode() if isinstance(live[key], bytes) else live[key])
 
 
 KERAS_BICUBIC = ("import keras\nclass L(keras.layers.Layer):\n    def call(self, x):\n"

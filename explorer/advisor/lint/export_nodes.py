@@ -8,7 +8,7 @@ The tables are measured by exporting one-call modules with the installed torch, 
 
 * ``torchscript`` (``dynamo=False``, ``explorer/advisor/data/torch_onnx_nodes.json``), opsets 11-18;
 * ``dynamo`` (``dynamo=True``, the torch.export + onnxscript exporter, ``torch_onnx_nodes_dynamo.json``),
-  opsets 18, 20 and 23.  It writes ops the TorchScript exporter rejects: ``nearest-exact`` as Gather nodes on
+  opsets 18, 20 (torch 2.9-2.13's default) and 23 (below 18 it is not measured: a condition).  It writes ops the TorchScript exporter rejects: ``nearest-exact`` as Gather nodes on
   indices computed at export time (the input's shape is fixed there), antialiased bilinear and bicubic as
   ``Resize(antialias=1)``.
 
@@ -64,7 +64,7 @@ def source(exporter: str = "torchscript") -> str:
     return f"torch {meta['torch']} torch.onnx.export ({meta['exporter']}), measured ({TABLES[exporter].name})"
 
 
-def measure(exporter: str = "torchscript") -> dict:  # pragma: no cover - run by hand with torch and onnx installed
+def measure(exporter: str = "torchscript", opsets=None) -> dict:  # pragma: no cover - run by hand with torch, onnx
     import io
     import warnings
 
@@ -87,7 +87,7 @@ def measure(exporter: str = "torchscript") -> dict:  # pragma: no cover - run by
         for align in aligns:
             for aa in aas:
                 for given in ("scale", "size"):
-                    for opset in OPSETS[exporter]:
+                    for opset in opsets or OPSETS[exporter]:
                         kw = {"mode": mode}
                         if align is not None:
                             kw["align_corners"] = align
@@ -134,7 +134,15 @@ if __name__ == "__main__":  # pragma: no cover
     import sys
 
     if "--measure" in sys.argv:
+        # --measure [torchscript|dynamo] [--opsets 11,13]: the opsets given are measured and merged into the table
         which = [a for a in sys.argv[sys.argv.index("--measure") + 1:] if a in TABLES] or ["torchscript"]
+        opsets = [int(o) for o in sys.argv[sys.argv.index("--opsets") + 1].split(",")] if "--opsets" in sys.argv \
+            else None
         for name in which:
-            TABLES[name].write_text(json.dumps(measure(name), indent=1, sort_keys=True) + "\n")
+            data = measure(name, opsets)
+            if opsets and TABLES[name].exists():
+                old = json.loads(TABLES[name].read_text())
+                data["cells"] = {**old["cells"], **data["cells"]}
+            data["opsets"] = sorted({int(k.split("|")[1]) for k in data["cells"]})
+            TABLES[name].write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
             print(f"wrote {TABLES[name]}")

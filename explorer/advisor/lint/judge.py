@@ -276,30 +276,48 @@ class Judge:
         """A PyTorch model call exported to ONNX for a runtime that runs the nodes as written (ONNX Runtime,
         TensorRT): judged as exporter -> node -> runtime, not as a port."""
         q = self.question
-        return (q.export in ("onnx", "onnx-torchscript") and site.library == "torch" and role != "host"
-                and site.api.startswith("torch.nn") and getattr(self.backend.declared, "runs_nodes", False))
+        return (q.export in ("onnx", "onnx-torchscript", "onnx-dynamo") and site.library == "torch"
+                and role != "host" and site.api.startswith("torch.nn")
+                and getattr(self.backend.declared, "runs_nodes", False))
+
+    def exporter(self) -> tuple[str, int]:
+        """(exporter, opset) of the run's ONNX export: ``onnx-torchscript`` / ``onnx-dynamo`` as asked;
+        ``onnx`` is the default of the torch release exporting (``--converter-version``, else the newest
+        checked: dynamo from 2.9, explorer/advisor/data/torch.toml ``export_default``), at its default opset
+        unless ``--opset`` is given."""
+        q = self.question
+        runtime = self.kb.runtimes["torch"]
+        version = q.converter_version or runtime.newest
+        default = next((d for d in runtime.export_defaults if d.versions.contains(version)), None)
+        if q.export == "onnx-torchscript":
+            exporter = "torchscript"
+        elif q.export == "onnx-dynamo":
+            exporter = "dynamo"
+        else:
+            exporter = default.exporter if default is not None else "dynamo"
+        opset = q.opset or (default.opset if default is not None else 18)
+        return exporter, opset
 
     def exported_findings(self, site: Site, v: dict) -> list[Finding]:
-        """What torch.onnx.export writes for this call at the run's opset (the measured table,
+        """What torch.onnx.export writes for this call at the run's exporter and opset (the measured tables,
         ``export_nodes.py``), then what the backend computes for that node (:func:`explorer.scan` of a
         one-node model: the runtime's records and the node's convention)."""
-        q = self.question
-        opset = q.opset or 17
+        exporter, opset = self.exporter()
         given = "size" if site.scale_factor.how == "api-default" else "scale"
         mode, rank = v["mode"], int(v["rank"])
-        cell = export_nodes.written("torchscript", opset, mode, v["align_corners"], bool(v["antialias"]), given)
+        cell = export_nodes.written(exporter, opset, mode, v["align_corners"], bool(v["antialias"]), given)
         if cell is None:
-            return [Finding("info", f"torch.onnx.export at opset {opset} of {mode} was not measured",
-                            source=export_nodes.TABLE.name, unsettled=("opset",))]
+            return [Finding("info", f"torch.onnx.export ({exporter}) at opset {opset} of {mode} was not measured",
+                            source=export_nodes.TABLES[exporter].name, unsettled=("opset",))]
         if "error" in cell:
-            text = (f"torch.onnx.export (opset {opset}) cannot export {_short(site.api)}(mode={mode!r}"
+            text = (f"torch.onnx.export ({exporter}, opset {opset}) cannot export {_short(site.api)}(mode={mode!r}"
                     f"{', antialias=True' if v['antialias'] else ''}): {cell['error']}")
-            return [Finding("error", text, source=export_nodes.source(), record_id="torch-onnx-export-fails",
+            return [Finding("error", text, source=export_nodes.source(exporter), record_id="torch-onnx-export-fails",
                             backend="torch", status="fails", operation="export_onnx", error_text=cell["error"])]
         out = []
         for node in cell["nodes"]:
             if node["op"] not in ("Resize", "Upsample"):
-                continue  # AveragePool (area with a size) runs as written
+                continue  # AveragePool (area with a size), Gather on precomputed indices: run as written
             out.extend(_node_findings(self.backend.id, opset, rank, tuple(sorted(node["attributes"].items())),
                                       given == "scale"))
         return out
