@@ -29,11 +29,17 @@ from ...errors import choice_error
 from ...limits import MAX_MODEL_BYTES
 from ..findings import SEVERITY_ORDER
 from ..scan import scan
-from . import files, overrides, suppress
+from . import files, overrides, rust, suppress
 from .config import read_config
 from .judge import Condition, Issue, Judge, Question
-from .python import calls_any, model_callers, module_name, project_reexports, read_python, wrapper_of
-from . import rust
+from .python import (
+    calls_any,
+    model_callers,
+    module_name,
+    project_reexports,
+    read_python,
+    wrapper_of,
+)
 from .rust import lex, read_rust
 from .sites import Arg, Site, snippet_of
 

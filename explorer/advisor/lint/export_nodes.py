@@ -42,7 +42,7 @@ def _key(exporter, opset, mode, align_corners, antialias, given) -> str:
     return f"{exporter}|{opset}|{mode}|{align_corners}|{antialias}|{given}"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def table(exporter: str = "torchscript") -> dict:
     return json.loads(TABLES[exporter].read_text())
 

@@ -520,7 +520,7 @@ class Judge:
         return verdict
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _node_findings(backend: str, opset: int, rank: int, attributes: tuple, upscale: bool) -> tuple:
     """The findings :func:`explorer.scan` gives for a model of one Resize node with these attributes
     (input 8 per spatial axis, scales 2 or 0.5)."""
@@ -543,7 +543,7 @@ def _node_findings(backend: str, opset: int, rank: int, attributes: tuple, upsca
     return tuple(found)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _port_spec(family: str, target: str | None, version):
     """(Spec, description) of what the port runs: the target backend's computation of PyTorch's mode of the
     family with align_corners=False (Burn's Bilinear(align_corners=false), candle's upsample_bilinear2d), or
@@ -566,7 +566,7 @@ def _port_text(family: str, target: str, version) -> str:
     return _port_spec(family, target, version)[1]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _source_differs(library: str, mode: str, family: str, legacy: bool, backend: str | None = None,
                     target: str | None = None, version=None) -> bool:
     """Whether ``library``'s ``mode`` (on Keras's ``backend``) gives other upsampling weights than what the port

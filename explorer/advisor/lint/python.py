@@ -130,7 +130,7 @@ def library_roots() -> frozenset:
 
 _IMPORT_LINE = re.compile(r"^[ \t]*(?:import[ \t]+([\w.]+)(?:[ \t]+as[ \t]+(\w+))?"
                           r"|from[ \t]+([\w.]+)[ \t]+import[ \t]+(\*|\w+)(?:[ \t]+as[ \t]+(\w+))?)[ \t]*(?:#.*)?$",
-                          re.M)
+                          re.MULTILINE)
 
 
 def project_reexports(sources) -> dict[str, str]:
@@ -167,7 +167,7 @@ def project_reexports(sources) -> dict[str, str]:
                 key, value = as_name or name, f"{source}.{name}"
             if key is not None:
                 if defined is None:
-                    defined = set(re.findall(r"^(?:def|class)[ \t]+(\w+)|^(\w+)[ \t]*=", text, re.M))
+                    defined = set(re.findall(r"^(?:def|class)[ \t]+(\w+)|^(\w+)[ \t]*=", text, re.MULTILINE))
                     defined = {a or b for a, b in defined}
                 if key in defined:
                     continue  # the module binds the name again itself
@@ -217,7 +217,8 @@ _LINE_END = re.compile(r"\r\n|\r|\n")
 #: Parameter names of ground truth (targets, labels, masks of the data): what is computed from them alone
 #: carries no gradient.
 _TARGET_NAME = re.compile(r"^(y|y_true|gt|gts|target|targets|label|labels|ground_truth)$"
-                          r"|^(gt|true|target|targets|label|labels|ground_truth)_|_(gt|gts|true|target|targets|labels?)$")
+                          r"|^(gt|true|target|targets|label|labels|ground_truth)_"
+                          r"|_(gt|gts|true|target|targets|labels?)$")
 #: Words without which a module has no model-building function, transform or model class to find.
 _MODEL_WORDS = ("Model", "Sequential", "transform", "grad", "Module", "Layer", "class ")
 #: Where a file sets Keras's backend: ``os.environ["KERAS_BACKEND"] = "jax"``, ``os.environ.setdefault(

@@ -361,7 +361,7 @@ class _Reader:
             params, has_self = [], False
             for part in _top_level(self.code[m.end():close - 1]):
                 part = part.strip()
-                if re.fullmatch(r"&?\s*(?:'\w+\s+)?(?:mut\s+)?self(?:\s*:.*)?", part, re.S):
+                if re.fullmatch(r"&?\s*(?:'\w+\s+)?(?:mut\s+)?self(?:\s*:.*)?", part, re.DOTALL):
                     has_self = True
                     continue
                 pm = re.match(r"(?:mut\s+)?(\w+)\s*:", part)
