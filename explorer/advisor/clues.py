@@ -52,6 +52,25 @@ _RESIZE_MARKERS = ("in function '", "in funtion '", "in function cv::", "in func
 #: a generic resize named by one of those phrases (ONNX's Resize, OpenCV's cv::resize)
 _GENERIC_RESIZE = {"resize": "resize", "upsample": "resize", "resizebilinear": "tf_bilinear"}
 _GRAD_SUFFIXES = ("_backward", "grad", "backward0")
+#: how runtimes print the type of the node or layer an error is about; a type that is not a resize makes the
+#: text about another operator (a Conv node of ONNX Runtime, OpenCV's Slice layer), a resize type names one
+_NODE_TYPES = re.compile(
+    r"while running ([a-z0-9_]+) node"                                # ONNX Runtime: ... while running Resize node
+    r"|while parsing node number \d+ \[([a-z0-9_]+)"                  # onnx-tensorrt: ... node number 80 [Resize -> "301"]
+    r"|node \[([a-z0-9_]+)@[a-z0-9_.]*\]"                            # OpenCV DNN 4.6+: Node [Resize@ai.onnx]
+    r"|processing node with \d+ inputs and \d+ outputs: \[([a-z0-9_]+)\]"  # OpenCV DNN handleNode
+    r"|cv::dnn::(?:[a-z0-9_]+::){0,3}([a-z0-9]+?)layer(?:impl)?::"   # OpenCV DNN: cv::dnn::SliceLayerImpl::
+    r"|not_supported_op: \[ ?([a-z0-9_]+)"                            # MNN converter: NOT_SUPPORTED_OP: [ Resize ]
+    r"|optype:([a-z0-9_]+)"                                           # ONNX Runtime layout transformer
+    r"|\] type \[([a-z0-9_]+)\]")                                     # ONNX Runtime NNAPI: Node [x] type [Resize]
+#: words that name a resize call in code or a message
+RESIZE_WORDS = frozenset({"resize", "resized", "resizing", "interpolate", "interpolation", "upsample", "upsampling",
+                          "upsampled", "upsampling2d", "upsampling3d", "thumbnail", "rescale", "downsample",
+                          "downsampling", "scale_factor", "zoom", "interp", "resample"})
+#: node and layer types that are resizes (ONNX Resize and Upsample, Caffe/ncnn/MNN Interp, OpenVINO Interpolate,
+#: TFLite's builtin resizes, OpenCV's Resize2 layer of 5.0)
+RESIZE_TYPES = frozenset({"resize", "upsample", "interp", "interpolate", "resize2", "resizebilinear",
+                          "resizenearestneighbor", "resize_bilinear", "resize_nearest_neighbor", "upsampling"})
 
 # --- libraries, devices, modes, dtypes ----------------------------------------------------------------------------
 @registry.derived
@@ -119,6 +138,13 @@ class Clues:
     dtypes: frozenset = frozenset()
     versions: dict = field(default_factory=dict)   # library -> release read in the text
     commits: tuple = ()             # hex hashes (a torch release's git version)
+    providers: frozenset = frozenset()  # ONNX Runtime execution providers named ("dmlexecutionprovider")
+
+    @property
+    def names_resize(self) -> bool:
+        """Whether the text names a resize at all: a resize operator or node, or a resize word in its code or
+        message (``im.resize(``, ``F.interpolate``, ``UpSampling2D``)."""
+        return bool(self.ops) or bool(self.words & RESIZE_WORDS)
     flat: str = ""                  # the text read, lower case, runs of white space as one space
 
     def to_dict(self) -> dict:
@@ -292,8 +318,23 @@ def read_operators(lower: str, words) -> tuple[tuple, bool, tuple, set]:
         elif not name.startswith(("upsample", "interpolat", "resize", "function", "__")) and len(name) > 1:
             foreign.append(name)
     ops.update(_GENERIC_RESIZE[n] for n in _names_after(lower, _RESIZE_MARKERS) if n in _GENERIC_RESIZE)
+    for kind in node_types(lower):
+        if kind in RESIZE_TYPES:
+            ops.add(_GENERIC_RESIZE.get(kind, "resize"))
+        elif len(kind) > 1 and not kind.isdigit():
+            foreign.append(kind)
     foreign += _foreign_subjects(lower)
     return tuple(sorted(ops)), grads, tuple(dict.fromkeys(foreign)), devices
+
+
+def node_types(lower: str) -> list[str]:
+    """The node and layer types a runtime's message names (``_NODE_TYPES``), in order, each once."""
+    found = []
+    for match in _NODE_TYPES.finditer(lower):
+        kind = next(g for g in match.groups() if g)
+        if kind not in found and len(found) < _MAX_HITS:
+            found.append(kind)
+    return found
 
 
 def _named_modes(lower: str) -> tuple:
@@ -382,4 +423,5 @@ def read_clues(text: str) -> Clues:
                  runtimes=frozenset(libraries), devices=frozenset(devices), modes=frozenset(modes),
                  op_modes=op_modes, named_modes=named, antialias=antialias,
                  operation=_operation(words, grads, lower), opsets=_opsets(lower), dtypes=_dtypes(lower, words),
-                 versions=_versions(lower), commits=commits, flat=" ".join(lower.split()))
+                 versions=_versions(lower), commits=commits, flat=" ".join(lower.split()),
+                 providers=frozenset(w for w in words if w.endswith("executionprovider") and len(w) > 17))

@@ -44,6 +44,12 @@ no not of on or should that the this to was with zero division index out bounds 
 keyword error value type""".split())
 #: a known text of at most this many words matches only when the paste holds it as a phrase or names its runtime
 SHORT_TEXT = 5
+#: what a pasted word no known text has weighs when the paste is compared as a fragment of a known text
+UNKNOWN_WORD = 1.0
+#: a known text the paste holds as a phrase (its words in order) outranks one whose words are only all there
+PHRASE = 1.15
+#: operation keys that name no kernel, only that a resize is meant (a Resize node, cv::resize)
+GENERIC_OPS = frozenset({"resize"})
 #: answers within this share of the best score are given too
 TIES = 0.9
 
@@ -151,6 +157,12 @@ def _record_libraries(record: Record) -> set[str]:
     return {record.library} | {kb.backends[b].library for b in record.backends}
 
 
+def _providers(record: Record) -> set[str]:
+    """The ONNX Runtime execution provider names of the record's backends ("cudaexecutionprovider")."""
+    kb = load()
+    return {a for b in record.backends for a in kb.backends[b].aliases if a.endswith("executionprovider")}
+
+
 def _ops_meet(known: frozenset, pasted: set) -> bool:
     """An operation of the known text is named in the pasted one ("aa": any antialiased kernel)."""
     for a in known:
@@ -168,7 +180,11 @@ def _op_gate(k: KnownText, clues: Clues) -> float | None:
     """
     pasted = set(clues.ops)
     if k.ops:
-        return 1.5 if _ops_meet(k.ops, pasted) else None
+        if not _ops_meet(k.ops, pasted):
+            return None
+        # a named kernel (upsample_bilinear2d) is strong evidence; a node type ("while running Resize node")
+        # says only that the text is about some resize
+        return 1.0 if k.ops <= GENERIC_OPS else 1.5
     if k.any_op and not pasted:
         return None
     if not pasted and clues.foreign_ops:
@@ -202,6 +218,10 @@ def _clue_factor(k: KnownText, clues: Clues) -> float | None:
     if "*" not in record.devices and specific:
         factor *= 1.2 if specific & set(record.devices) else 0.6
     libraries = _record_libraries(record)
+    if clues.providers:
+        named = _providers(record)
+        if named:  # the execution provider the text names (CPUExecutionProvider, a DmlExecutionProvider path)
+            factor *= 1.2 if named & clues.providers else 0.7
     if clues.runtimes:
         factor *= 1.2 if clues.runtimes & libraries else 0.7
     operation = {"convention": "forward"}.get(record.operation, record.operation)
@@ -238,8 +258,11 @@ def _candidates(words: set, clues: Clues) -> list[_Candidate]:
     for w in known_words:
         for i in index.containing[w]:
             matched[i] = matched.get(i, 0.0) + index.weight[w]
-    focus = (clues.focus or words) & index.weight.keys()
-    pasted = sum(index.weight[w] for w in focus) or 1.0
+    said = clues.focus or words
+    focus = said & index.weight.keys()
+    # the words no known text has count too: a paste made mostly of them is no fragment of a known text
+    unknown = len(said) - len(focus)
+    pasted = (sum(index.weight[w] for w in focus) + UNKNOWN_WORD * unknown) or 1.0
     out = []
     for i, weight in matched.items():
         k, total = index.known[i], index.totals[i]
@@ -252,12 +275,16 @@ def _candidates(words: set, clues: Clues) -> list[_Candidate]:
         if len(k.words) <= SHORT_TEXT and not (clues.runtimes & _record_libraries(k.record)) \
                 and not _phrase_in(k.text, clues):
             continue  # a few words another library may say too: only the whole phrase, or with its runtime
+        if k.record.generic_text and not clues.names_resize:
+            continue  # other calls print this text too: only a paste that shows a resize is explained by it
         gate = _op_gate(k, clues)
         if gate is None:
             continue
         factor = _clue_factor(k, clues)
         if factor is None:
             continue
+        if len(k.words) > SHORT_TEXT and _phrase_in(k.text, clues):
+            factor *= PHRASE  # the paste holds the known text word for word, not only its words
         if _is_warning(k.record) and coverage < 0.95 and not _warns(clues):
             factor *= 0.7  # an error explains a failing run better than a warning printed on the way
         elif not _is_warning(k.record) and _warns(clues):
@@ -503,43 +530,88 @@ def _read_node(clues: Clues) -> str:
     return out + (f" {alternatives}" if alternatives else "")
 
 
+@registry.derived
+def runnable_configurations() -> dict:
+    """(backend id, ONNX mode) -> the node attributes (coordinate_transformation_mode, nearest_mode) check()
+    finds nothing failing for on that backend, each with the Spec it computes; and ("target", mode, attributes)
+    -> the Spec ONNX Runtime computes for a node read from a text.  Derived from the declarations and the
+    knowledge base, filled on first use (an unmatched text's alternatives cost one check per configuration
+    once, then a lookup)."""
+    return {}
+
+
+def _target_spec(mode: str, wanted: dict):
+    from .backend_calls import computation, spec_of
+    table = runnable_configurations()
+    key = ("target", mode, tuple(sorted(wanted.items())))
+    if key not in table:
+        try:
+            table[key] = spec_of(computation(Question.of(mode=mode, backend="onnxruntime", attributes=wanted)))
+        except ValueError:
+            table[key] = None
+    return table[key]
+
+
+def _runnable(backend_id: str, mode: str) -> tuple:
+    from .backend_calls import computation, spec_of
+    from .findings import check
+    from .question import ATTRIBUTES
+    table = runnable_configurations()
+    if (backend_id, mode) not in table:
+        rows = []
+        for transform in ATTRIBUTES["coordinate_transformation_mode"][:5]:
+            for rounding in (ATTRIBUTES["nearest_mode"] if mode == "nearest" else (None,)):
+                attrs = {"coordinate_transformation_mode": transform, **({"nearest_mode": rounding} if rounding else {})}
+                try:
+                    q = Question.of(mode=mode, backend=backend_id, attributes=attrs, training=False, reference=None)
+                    # a failure check() demotes (it needs a condition the question does not state, an empty
+                    # input) does not rule the configuration out
+                    if any(f.severity == "error" for f in check(q)):
+                        continue
+                    # a backend that models no computation of its own (an execution provider) computes the ONNX
+                    # node as ONNX Runtime does; its differences are its records
+                    own = load().backends[backend_id].declared.computes is not None
+                    spec = spec_of(computation(q if own else Question.of(
+                        mode=mode, backend="onnxruntime", attributes=attrs, training=False, reference=None)))
+                    rows.append((", ".join(f"{k}={v}" for k, v in attrs.items()), spec))
+                except (ValueError, NotImplementedError):
+                    continue
+        table[(backend_id, mode)] = tuple(rows)
+    return table[(backend_id, mode)]
+
+
 def _alternatives(clues: Clues, node: dict) -> str:
     """For an ONNX runner the text names: the node configurations check() finds nothing failing for on that
     backend that compute the same weights as the node read (or the closest one, with the difference)."""
     import numpy as np
 
     from ..engine.plan import weights
-    from .backend_calls import computation, spec_of
-    from .findings import check
     kb = load()
     backends = [b for b in kb.backends.values() if b.runtime in clues.runtimes and b.declared is not None
-                and b.declared.computes is not None and b.names == "onnx"]
+                and b.declared.runs_nodes and b.names == "onnx"]
     mode = node.get("mode")
     if not backends or mode is None:
         return ""
-    backend = max(backends, key=lambda b: len(set(re.split(r"[-_]", b.id)) & clues.words))
+    # the execution provider the text names, else the backend most of whose name it says
+    backend = max(backends, key=lambda b: (bool(set(b.aliases) & clues.providers),
+                                           len(set(re.split(r"[-_]", b.id)) & clues.words)))
     sizes = node.get("sizes") or ((8,), (16,))
     pairs = list(zip(*sizes))
     wanted = {k: v for k, v in node.items() if k in ("coordinate_transformation_mode", "nearest_mode")}
-    try:
-        target = spec_of(computation(Question.of(mode=mode, backend="onnxruntime", attributes=wanted)))
-    except ValueError:
+    target = _target_spec(mode, wanted)
+    if target is None:
         return ""
-    goal = [weights(n, m, target) for n, m in pairs]
-    from .question import ATTRIBUTES
+    try:
+        goal = [weights(n, m, target) for n, m in pairs]
+    except (ValueError, NotImplementedError):
+        return ""
     rows = []
-    for transform in ATTRIBUTES["coordinate_transformation_mode"][:5]:
-        for rounding in (ATTRIBUTES["nearest_mode"] if mode == "nearest" else (None,)):
-            attrs = {"coordinate_transformation_mode": transform, **({"nearest_mode": rounding} if rounding else {})}
-            try:
-                q = Question.of(mode=mode, backend=backend.id, attributes=attrs, training=False, reference=None)
-                if any(f.severity == "error" or f.status == "fails" for f in check(q)):
-                    continue
-                spec = spec_of(computation(q))
-                diff = max(float(np.abs(weights(n, m, spec) - g).max()) for (n, m), g in zip(pairs, goal))
-            except (ValueError, NotImplementedError):
-                continue
-            rows.append((diff, ", ".join(f"{k}={v}" for k, v in attrs.items())))
+    for said, spec in _runnable(backend.id, mode):
+        try:
+            diff = max(float(np.abs(weights(n, m, spec) - g).max()) for (n, m), g in zip(pairs, goal))
+        except (ValueError, NotImplementedError):
+            continue
+        rows.append((diff, said))
     if not rows:
         return ""
     rows.sort()
