@@ -62,7 +62,8 @@ _NODE_TYPES = re.compile(
     r"|cv::dnn::(?:[a-z0-9_]+::){0,3}([a-z0-9]+?)layer(?:impl)?::"   # OpenCV DNN: cv::dnn::SliceLayerImpl::
     r"|not_supported_op: \[ ?([a-z0-9_]+)"                            # MNN converter: NOT_SUPPORTED_OP: [ Resize ]
     r"|optype:([a-z0-9_]+)"                                           # ONNX Runtime layout transformer
-    r"|\] type \[([a-z0-9_]+)\]")                                     # ONNX Runtime NNAPI: Node [x] type [Resize]
+    r"|\] type \[([a-z0-9_]+)\]"                                      # ONNX Runtime NNAPI: Node [x] type [Resize]
+    r"|\b([a-z0-9_]+) version \d+ is not implemented")                  # onnx-tf: Resize version 11 is not ...
 #: words that name a resize call in code or a message
 RESIZE_WORDS = frozenset({"resize", "resized", "resizing", "interpolate", "interpolation", "upsample", "upsampling",
                           "upsampled", "upsampling2d", "upsampling3d", "thumbnail", "rescale", "downsample",
@@ -108,6 +109,10 @@ _BACKWARD_WORDS = {"backward", "gradient", "gradients", "grad", "autodiff", "gra
 _EXPORT_ONNX_WORDS = {"onnx", "symbolic", "dynamo_export", "torchscript"}
 _CONVERT_WORDS = {"coremltools", "convert", "mlmodel"}
 _TFLITE_WORDS = {"tflite", "tflitecontverter", "tfliteconverter"}
+#: words of a model converter's own log (onnx2tf's "onnx_op_name:", MNNConvert, onnx2ncnn): the text is about a
+#: conversion, not a run
+_CONVERTER_WORDS = {"converter", "converting", "onnx_op_name", "input_onnx_file_path", "mnnconvert", "onnx2ncnn",
+                    "pnnx"}
 #: phrases after which a library names the mode the caller asked for ("(got bicubic)", "interpolation=area")
 _MODE_SLOTS = ("(got ", "interpolation=", "interpolation: ", "resize method \"", "resize method is not implemented: ",
                "mode attribute is ", "upsampling algorithm: ", "unsupported mode ", "resampling filter (",
@@ -134,6 +139,7 @@ class Clues:
     named_modes: tuple = ()         # the mode word the library quotes back ("(got cubic)" -> "cubic")
     antialias: bool | None = None   # True when the text names an antialiased kernel or antialias=True
     operation: str = "forward"      # forward | backward | double_backward | export_onnx | export_coreml | export_tflite
+    #                                 | convert
     opsets: tuple = ()
     dtypes: frozenset = frozenset()
     versions: dict = field(default_factory=dict)   # library -> release read in the text
@@ -360,6 +366,8 @@ def _operation(words: set, op_grads: bool, lower: str) -> str:
         return "export_onnx"
     if op_grads or words & _BACKWARD_WORDS:
         return "backward"
+    if words & _CONVERTER_WORDS:
+        return "convert"
     return "forward"
 
 
