@@ -405,6 +405,15 @@ def _versions(lower: str) -> dict:
     return found
 
 
+_SELF_DOCUMENTING = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.]{0,60})=(?:![rsa])?\}")
+
+
+def printed(text: str) -> str:
+    """A Python f-string's self-documenting fields as they print: ``invalid {size=}`` -> ``invalid size={size}``
+    (a text quoted from source and the message it prints read alike)."""
+    return _SELF_DOCUMENTING.sub(lambda m: f"{m.group(1)}={{{m.group(1)}}}", text) if "=}" in text else text
+
+
 def read_clues(text: str) -> Clues:
     """The clues of an error text (see the module docstring); a long text is read through :func:`excerpt`."""
     text = excerpt(text)
@@ -431,5 +440,5 @@ def read_clues(text: str) -> Clues:
                  runtimes=frozenset(libraries), devices=frozenset(devices), modes=frozenset(modes),
                  op_modes=op_modes, named_modes=named, antialias=antialias,
                  operation=_operation(words, grads, lower), opsets=_opsets(lower), dtypes=_dtypes(lower, words),
-                 versions=_versions(lower), commits=commits, flat=" ".join(lower.split()),
+                 versions=_versions(lower), commits=commits, flat=" ".join(printed(lower).split()),
                  providers=frozenset(w for w in words if w.endswith("executionprovider") and len(w) > 17))

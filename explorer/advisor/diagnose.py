@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from .. import limits
 from ..conventions import registry
 from ..errors import ArgumentTypeError, ArgumentValueError
+from . import clues as clues_module
 from .clues import Clues, read_clues, read_operators, tokens
 from .findings import Finding, make_fix, versions_text
 from .knowledge import Record, load
@@ -104,7 +105,7 @@ class TextIndex:
 def _template(text: str) -> tuple[frozenset, frozenset, bool]:
     """The words and operations of a known text without its ``{placeholders}``, and whether one of them is an
     operator."""
-    plain = re.sub(r"\{[^{}]*\}|…", " ", text)
+    plain = re.sub(r"\{[^{}]*\}|…", " ", clues_module.printed(text))
     words = frozenset(tokens(plain))
     return words, frozenset(read_operators(plain.lower(), words)[0]), "{op}" in text
 
@@ -283,7 +284,7 @@ def _candidates(words: set, clues: Clues) -> list[_Candidate]:
         factor = _clue_factor(k, clues)
         if factor is None:
             continue
-        if len(k.words) > SHORT_TEXT and _phrase_in(k.text, clues):
+        if len(k.words) >= 3 and _phrase_in(k.text, clues):
             factor *= PHRASE  # the paste holds the known text word for word, not only its words
         if _is_warning(k.record) and coverage < 0.95 and not _warns(clues):
             factor *= 0.7  # an error explains a failing run better than a warning printed on the way
@@ -306,7 +307,7 @@ def _warns(clues: Clues) -> bool:
 
 def _phrase_in(known: str, clues: Clues) -> bool:
     """Whether the pasted text holds the known text's words in order (its placeholders as any words)."""
-    pieces = [p for p in re.split(r"\{[^{}]*\}|…", known.lower()) if p.strip()]
+    pieces = [p for p in re.split(r"\{[^{}]*\}|…", clues_module.printed(known).lower()) if p.strip()]
     return bool(pieces) and all(" ".join(p.split()) in clues.flat for p in pieces)
 
 
