@@ -291,7 +291,7 @@ def _candidates(words: set, clues: Clues) -> list[_Candidate]:
         elif not _is_warning(k.record) and _warns(clues):
             factor *= 0.7  # and a warning is explained by the warning's record
         out.append(_Candidate(k, max(coverage, fragment) * gate * factor * math.log1p(weight), coverage))
-    return _by_record(out)
+    return _by_record(out, words)
 
 
 def _is_warning(record: Record) -> bool:
@@ -311,15 +311,20 @@ def _phrase_in(known: str, clues: Clues) -> bool:
     return bool(pieces) and all(" ".join(p.split()) in clues.flat for p in pieces)
 
 
-def _by_record(candidates: list[_Candidate]) -> list[_Candidate]:
-    """One candidate per record, its best text; a record several of whose texts the paste holds ranks higher."""
+def _by_record(candidates: list[_Candidate], words: set) -> list[_Candidate]:
+    """One candidate per record, its best text; a record several of whose texts the paste holds ranks higher,
+    when the other texts match words of the paste its best text does not (a second text made of the same words
+    is no second piece of evidence)."""
     best: dict = {}
-    count: dict = {}
     for c in candidates:
         rid = c.known.record.id
-        count[rid] = count.get(rid, 0) + 1
         if rid not in best or c.score > best[rid].score:
             best[rid] = c
+    count: dict = {}
+    for c in candidates:
+        top = best[c.known.record.id].known
+        if c.known is top or (c.known.words & words) - top.words:
+            count[top.record.id] = count.get(top.record.id, 0) + 1
     out = [_Candidate(c.known, c.score * (1 + 0.1 * (count[rid] - 1)), c.coverage) for rid, c in best.items()]
     out.sort(key=lambda c: -c.score)
     return out
