@@ -18,6 +18,7 @@ False
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from dataclasses import dataclass, field
@@ -51,6 +52,11 @@ UNKNOWN_WORD = 1.0
 PHRASE = 1.15
 #: operation keys that name no kernel, only that a resize is meant (a Resize node, cv::resize)
 GENERIC_OPS = frozenset({"resize"})
+#: a known text of at most this many words matches only a paste holding IN_ORDER of its words' weight in its order
+ORDERED_TEXT = 12
+IN_ORDER = 0.8
+#: a fragment of a known text holds at least this many of its words side by side
+RUN = 3
 #: answers within this share of the best score are given too
 TIES = 0.9
 
@@ -92,6 +98,7 @@ class KnownText:
     words: frozenset
     ops: frozenset
     any_op: bool
+    pieces: tuple = ()     # the words of each run between placeholders, in order
 
 
 @dataclass(frozen=True)
@@ -102,12 +109,24 @@ class TextIndex:
     totals: tuple          # total weight of each known text
 
 
-def _template(text: str) -> tuple[frozenset, frozenset, bool]:
-    """The words and operations of a known text without its ``{placeholders}``, and whether one of them is an
-    operator."""
-    plain = re.sub(r"\{[^{}]*\}|…", " ", clues_module.printed(text))
+def _template(text: str) -> tuple[frozenset, frozenset, bool, tuple]:
+    """The words and operations of a known text without its ``{placeholders}``, whether one of them is an
+    operator, and the words of each run between placeholders in order."""
+    printed = clues_module.printed(text)
+    plain = re.sub(r"\{[^{}]*\}|…", " ", printed)
     words = frozenset(tokens(plain))
-    return words, frozenset(read_operators(plain.lower(), words)[0]), "{op}" in text
+    pieces = tuple(tuple(_words_in_order(p)) for p in re.split(r"\{[^{}]*\}|…", printed.lower()))
+    return words, frozenset(read_operators(plain.lower(), words)[0]), "{op}" in text, tuple(p for p in pieces if p)
+
+
+def _words_in_order(text: str) -> list[str]:
+    """The words of a lower-case text in order, as :func:`tokens` keeps them (no numbers, no hashes)."""
+    return [t for t in _WORD.findall(text) if len(t) > 1 and not t.isdigit()
+            and not (_HEXLIKE.match(t) and any(c.isdigit() for c in t))]
+
+
+_WORD = re.compile(r"[a-z0-9_]+")
+_HEXLIKE = re.compile(r"^[0-9a-f]{7,64}$")
 
 
 @registry.derived
@@ -119,9 +138,9 @@ def text_index() -> TextIndex:
             continue  # its text is printed for any operation: it does not point to a resize
         wording_texts = {w.text: w.versions for w in record.wordings}
         for text in record.texts:
-            words, ops, any_op = _template(text)
+            words, ops, any_op, pieces = _template(text)
             known.append(KnownText(record, text, wording_texts.get(text, record.versions), text in wording_texts,
-                                   words, ops, any_op))
+                                   words, ops, any_op, pieces))
     df: dict = {}
     for k in known:
         for w in k.words:
@@ -265,12 +284,17 @@ def _candidates(words: set, clues: Clues) -> list[_Candidate]:
     unknown = len(said) - len(focus)
     pasted = (sum(index.weight[w] for w in focus) + UNKNOWN_WORD * unknown) or 1.0
     out = []
+    order = _Order(clues)
     for i, weight in matched.items():
         k, total = index.known[i], index.totals[i]
         coverage = weight / total if total else 0.0
         fragment = sum(index.weight[w] for w in k.words & focus) / pasted
         if weight < min(MIN_WEIGHT, 0.9 * total) or (coverage < COVERED and fragment < FRAGMENT):
             continue
+        if coverage < COVERED and not order.shares_run(k):
+            continue  # a fragment of a known text is a piece of it: some of its words side by side
+        if len(k.words) <= ORDERED_TEXT and order.in_order(k, index.weight) < IN_ORDER:
+            continue  # the same words in another order are another sentence ("sizes or scales" / "scales or sizes")
         if len(k.words) <= 4 and k.words <= COMMON_WORDS and not (clues.runtimes & _record_libraries(k.record)):
             continue
         if len(k.words) <= SHORT_TEXT and not (clues.runtimes & _record_libraries(k.record)) \
@@ -292,6 +316,60 @@ def _candidates(words: set, clues: Clues) -> list[_Candidate]:
             factor *= 0.7  # and a warning is explained by the warning's record
         out.append(_Candidate(k, max(coverage, fragment) * gate * factor * math.log1p(weight), coverage))
     return _by_record(out, words)
+
+
+class _Order:
+    """Where each word of the paste stands, to compare the order of its words with a known text's."""
+
+    def __init__(self, clues: Clues):
+        self.flat = clues.flat
+        self._at = None
+
+    @property
+    def at(self) -> dict:
+        if self._at is None:
+            at: dict = {}
+            for n, w in enumerate(_words_in_order(self.flat)):
+                at.setdefault(w, []).append(n)
+            self._at = at
+        return self._at
+
+    def in_order(self, k: KnownText, weight: dict) -> float:
+        """The share of the weight of the known text's words the paste has that it has in the known text's order
+        (a greedy walk over the paste's positions, each run between placeholders on its own)."""
+        have = held = 0.0
+        for piece in k.pieces:
+            pos = -1
+            for w in piece:
+                places = self.at.get(w)
+                if not places:
+                    continue
+                have += weight.get(w, 0.0)
+                j = bisect.bisect_right(places, pos)
+                if j < len(places):
+                    pos = places[j]
+                    held += weight.get(w, 0.0)
+        return held / have if have else 1.0
+
+    def shares_run(self, k: KnownText) -> bool:
+        """Whether the paste holds RUN consecutive words of the known text next to each other (or a whole piece
+        between placeholders shorter than that)."""
+        for piece in k.pieces:
+            n = min(RUN, len(piece))
+            for start in range(len(piece) - n + 1):
+                first = self.at.get(piece[start])
+                if not first:
+                    continue
+                for p in first:
+                    if all(p + d in self._places(piece[start + d]) for d in range(1, n)):
+                        return True
+        return False
+
+    def _places(self, word: str) -> set:
+        cache = self.__dict__.setdefault("_sets", {})
+        if word not in cache:
+            cache[word] = set(self.at.get(word, ()))
+        return cache[word]
 
 
 def _is_warning(record: Record) -> bool:
