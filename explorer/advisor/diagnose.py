@@ -310,7 +310,7 @@ def _candidates(words: set, clues: Clues) -> list[_Candidate]:
             continue
         if len(k.words) >= 3 and _phrase_in(k.text, clues):
             factor *= PHRASE  # the paste holds the known text word for word, not only its words
-        if _is_warning(k.record) and coverage < 0.95 and not _warns(clues):
+        if _is_warning(k.record) and not _warns(clues) and (coverage < 0.95 or _raises(clues)):
             factor *= 0.7  # an error explains a failing run better than a warning printed on the way
         elif not _is_warning(k.record) and _warns(clues):
             factor *= 0.7  # and a warning is explained by the warning's record
@@ -381,6 +381,12 @@ def _warns(clues: Clues) -> bool:
     """The pasted text is a warning (``UserWarning: ...``, ``warnings.warn``, a ``[W]`` log line)."""
     return bool({"userwarning", "warning", "warnings", "futurewarning", "deprecationwarning"} & clues.words) \
         and not {"traceback", "exception"} & clues.words
+
+
+def _raises(clues: Clues) -> bool:
+    """The pasted text shows an exception raised (a traceback): what failed is the exception, not a warning
+    printed on the way."""
+    return "traceback" in clues.words
 
 
 def _phrase_in(known: str, clues: Clues) -> bool:
