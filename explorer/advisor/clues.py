@@ -63,7 +63,11 @@ _NODE_TYPES = re.compile(
     r"|not_supported_op: \[ ?([a-z0-9_]+)"                            # MNN converter: NOT_SUPPORTED_OP: [ Resize ]
     r"|optype:([a-z0-9_]+)"                                           # ONNX Runtime layout transformer
     r"|\] type \[([a-z0-9_]+)\]"                                      # ONNX Runtime NNAPI: Node [x] type [Resize]
-    r"|\b([a-z0-9_]+) version \d+ is not implemented")                  # onnx-tf: Resize version 11 is not ...
+    r"|\b([a-z0-9_]+) version \d+ is not implemented"                   # onnx-tf: Resize version 11 is not ...
+    r"|cannot create ([a-z0-9_]+) layer"                              # OpenVINO IR: Cannot create Interpolate layer
+    r"|not yet supported for op: '?([a-z0-9_]+)"                     # TFLite quantizer: ... for op: 'CONV_2D'
+    r"|flex runtime \(enabled via setting the -emit-select-tf-ops flag\): ([a-z0-9_]+)"  # TFLite converter
+    r"|unsupported op_type ([a-z0-9_]+) for op")                      # candle-onnx simple_eval
 #: words that name a resize call in code or a message
 RESIZE_WORDS = frozenset({"resize", "resized", "resizing", "interpolate", "interpolation", "upsample", "upsampling",
                           "upsampled", "upsampling2d", "upsampling3d", "thumbnail", "rescale", "downsample",

@@ -55,6 +55,8 @@ GENERIC_OPS = frozenset({"resize"})
 #: a known text of at most this many words matches only a paste holding IN_ORDER of its words' weight in its order
 ORDERED_TEXT = 12
 IN_ORDER = 0.8
+#: a word of a known text at least this heavy, replaced in the paste by another word, makes it another text
+SUBSTITUTED = 2.0
 #: a fragment of a known text holds at least this many of its words side by side
 RUN = 3
 #: answers within this share of the best score are given too
@@ -295,6 +297,8 @@ def _candidates(words: set, clues: Clues) -> list[_Candidate]:
             continue  # a fragment of a known text is a piece of it: some of its words side by side
         if len(k.words) <= ORDERED_TEXT and order.in_order(k, index.weight) < IN_ORDER:
             continue  # the same words in another order are another sentence ("sizes or scales" / "scales or sizes")
+        if order.substitutes(k, index.weight):
+            continue  # the paste has another word where the known text has a word of its own ('input' / 'images')
         if len(k.words) <= 4 and k.words <= COMMON_WORDS and not (clues.runtimes & _record_libraries(k.record)):
             continue
         if len(k.words) <= SHORT_TEXT and not (clues.runtimes & _record_libraries(k.record)) \
@@ -329,7 +333,7 @@ class _Order:
     def at(self) -> dict:
         if self._at is None:
             at: dict = {}
-            for n, w in enumerate(_words_in_order(self.flat)):
+            for n, w in enumerate(self.sequence):
                 at.setdefault(w, []).append(n)
             self._at = at
         return self._at
@@ -350,6 +354,38 @@ class _Order:
                     pos = places[j]
                     held += weight.get(w, 0.0)
         return held / have if have else 1.0
+
+    def substitutes(self, k: KnownText, weight: dict) -> bool:
+        """Whether the paste holds the known text with one of its own words (not a placeholder, not a word every
+        text has) replaced by another word some record knows: the words on both sides at the same distance, a word
+        the known text does not have between them (``parameter 'input' has`` for ``parameter 'images' has``)."""
+        for piece in k.pieces:
+            aligned, pos = [], -1
+            for w in piece:
+                places = self.at.get(w)
+                j = bisect.bisect_right(places, pos) if places else 0
+                if places and j < len(places):
+                    pos = places[j]
+                    aligned.append(pos)
+                else:
+                    aligned.append(None)
+            for i, w in enumerate(piece):
+                if aligned[i] is not None or weight.get(w, 0.0) < SUBSTITUTED:
+                    continue
+                before = next((n for n in range(i - 1, -1, -1) if aligned[n] is not None), None)
+                after = next((n for n in range(i + 1, len(piece)) if aligned[n] is not None), None)
+                if before is None or after is None or aligned[after] - aligned[before] != after - before:
+                    continue
+                between = set(self.sequence[aligned[before] + 1: aligned[after]])
+                if between and not between & k.words and any(weight.get(v, 0.0) for v in between):
+                    return True  # (a word no known text has there is a typo or a name: 'funtion', a path)
+        return False
+
+    @property
+    def sequence(self) -> list:
+        if "_sequence" not in self.__dict__:
+            self.__dict__["_sequence"] = _words_in_order(self.flat)
+        return self.__dict__["_sequence"]
 
     def shares_run(self, k: KnownText) -> bool:
         """Whether the paste holds RUN consecutive words of the known text next to each other (or a whole piece

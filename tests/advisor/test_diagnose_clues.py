@@ -95,3 +95,47 @@ def test_an_unmatched_text_gets_the_configurations_of_the_provider_it_names(monk
     again = explorer.diagnose(QNN_TEXT.replace("/up/Resize", "/down/Resize"))
     assert again.message.split("Read from")[1] == first.message.split("Read from")[1]
     assert len(calls) == checked  # the configurations were derived once
+
+
+@pytest.mark.parametrize("text, record_id", [
+    # another runtime's sentence with the same words in another order
+    ("Either scales or sizes MUST be provided as input.", "ort-scales-and-sizes"),
+    ("Only one of scales or sizes must be provided as input.", "ort-scales-and-sizes"),
+    # the same template with one of the known text's own words replaced
+    ("Value passed to parameter 'input' has DataType bool not in list of allowed values: float16, float32", None),
+    ("ValueError: Type <class 'tvm.relax.expr.Var'> for axes is currently unsupported.", None),
+    # a word no record has in that place is a typo of the same text (OpenCV 4.5's 'funtion')
+    ("error: (-215:Assertion failed) inv_scale_x > 0 in funtion 'resize'", "opencv"),
+    # a fragment is a piece of the known text; a few of its words scattered in another sentence are not
+    ("Resize only supports 3, 4, or 5 dims", "tvm-relay-invalid-mode"),
+])
+def test_a_known_text_is_matched_as_a_sentence_not_a_bag_of_words(text, record_id):
+    answer = explorer.diagnose(text)
+    if record_id is None:
+        assert not answer.matched, [f.record_id for f in answer.findings]
+    elif record_id == "opencv":
+        assert answer.matched and answer.findings[0].backend == "opencv"
+    else:
+        assert answer.matched and answer.findings[0].record_id == record_id, [f.record_id for f in answer.findings]
+
+
+@pytest.mark.parametrize("text", [
+    "NotImplementedError: Conv version 11 is not implemented.",
+    "Uncaught (in promise) Error: unrecognized input '' for node: /Clip",
+    "Cannot create Convolution layer conv1 id:3 from unsupported opset: opset99",
+    "RuntimeError: Quantization not yet supported for op: 'CONV_2D'.",
+    "Ops that can be supported by the flex runtime (enabled via setting the -emit-select-tf-ops flag): Conv2D.",
+    "Error: unsupported op_type Gather for op NodeProto { name: \"/Gather\" }",
+    "While parsing node number 12 [Conv -> \"301\"]:\nERROR: ModelImporter.cpp:124 In function parseGraph:\n"
+    "[5] Assertion failed: ctx->tensors().count(inputName)",
+    "Check failed: opConverter ==> MNN Converter NOT_SUPPORTED_OP: [ Einsum ]",
+    "SqueezeTflite.cpp:16: Check failed: !quantizedModel ==>",
+    "TypeError: kernel_size must be an odd positive integer. Got 6",
+    "ValueError: Node /Gather cannot handle ShapeExpr inputs.",
+    "TypeError: unsupported operand type(s) for *: 'NoneType' and 'int'",
+])
+def test_the_same_message_about_another_operator_is_left_alone(text):
+    """Texts of the runtimes' generic error paths (an unknown op version, an unsupported op, a converter check)
+    about another operator than a resize."""
+    answer = explorer.diagnose(text)
+    assert not answer.matched, [f.record_id for f in answer.findings]
