@@ -43,6 +43,10 @@ NAMED_OPS = {
 OP_MODES = {"nearest": "nearest", "nearest_exact": "nearest-exact", "linear": "linear", "bilinear": "linear",
             "trilinear": "linear", "bicubic": "cubic", "lanczos": "lanczos3", "area": "area",
             "tf_area": "area", "tf_bilinear": "linear", "tf_nearest": "nearest-exact", "tf_bicubic": "cubic"}
+#: key -> further families the operation computes by an attribute the name does not show (TensorFlow's
+#: ResizeNearestNeighbor is half-pixel nearest with half_pixel_centers=True, TF2's tf.image.resize, and floor
+#: nearest without, TF1 and TensorFlow.js by default)
+ALSO_OP_MODES = {"tf_nearest": ("nearest",)}
 #: operators named by a text that are not resizes (what the error is about when no resize op is named)
 _OP_MARKERS = ("aten::", "op type: ", "exporting the operator ", "convert function for op ", "export of operator ",
                "not lowered: ", "has not been registered: ")
@@ -67,7 +71,9 @@ _NODE_TYPES = re.compile(
     r"|cannot create ([a-z0-9_]+) layer"                              # OpenVINO IR: Cannot create Interpolate layer
     r"|not yet supported for op: '?([a-z0-9_]+)"                     # TFLite quantizer: ... for op: 'CONV_2D'
     r"|flex runtime \(enabled via setting the -emit-select-tf-ops flag\): ([a-z0-9_]+)"  # TFLite converter
-    r"|unsupported op_type ([a-z0-9_]+) for op")                      # candle-onnx simple_eval
+    r"|unsupported op_type ([a-z0-9_]+) for op"                       # candle-onnx simple_eval
+    r"|'([a-z0-9_]+)' not yet implemented or not found in the registry"  # TensorFlow.js kernel registry
+    r"|unsupported ops in the model(?: before optimization| after optimization)?\s+([a-z0-9_]+)")  # tfjs-converter
 #: words that name a resize call in code or a message
 RESIZE_WORDS = frozenset({"resize", "resized", "resizing", "interpolate", "interpolation", "upsample", "upsampling",
                           "upsampled", "upsampling2d", "upsampling3d", "thumbnail", "rescale", "downsample",
@@ -75,7 +81,8 @@ RESIZE_WORDS = frozenset({"resize", "resized", "resizing", "interpolate", "inter
 #: node and layer types that are resizes (ONNX Resize and Upsample, Caffe/ncnn/MNN Interp, OpenVINO Interpolate,
 #: TFLite's builtin resizes, OpenCV's Resize2 layer of 5.0)
 RESIZE_TYPES = frozenset({"resize", "upsample", "interp", "interpolate", "resize2", "resizebilinear",
-                          "resizenearestneighbor", "resize_bilinear", "resize_nearest_neighbor", "upsampling"})
+                          "resizenearestneighbor", "resize_bilinear", "resize_nearest_neighbor", "upsampling",
+                          "resizebilineargrad", "resizenearestneighborgrad", "resizebicubic", "resizearea"})
 
 # --- libraries, devices, modes, dtypes ----------------------------------------------------------------------------
 @registry.derived
@@ -425,7 +432,8 @@ def read_clues(text: str) -> Clues:
     words = tokens(text)
     ops, grads, foreign, devices = read_operators(lower, words)
     devices.update(DEVICE_WORDS[w] for w in words if w in DEVICE_WORDS)
-    op_modes = frozenset(m for m in (op_mode(k) for k in ops) if m)
+    op_modes = frozenset(m for m in (op_mode(k) for k in ops) if m) | frozenset(
+        m for k in ops for m in ALSO_OP_MODES.get(re.sub(r"\d+d(_aa)?$", "", k), ()))
     named = _named_modes(lower)
     modes = set(op_modes) | {MODE_WORDS[w] for w in words if w in MODE_WORDS}
     if "nearest" in words and "exact" in words:
