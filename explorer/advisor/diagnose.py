@@ -322,6 +322,16 @@ def _candidates(words: set, clues: Clues) -> list[_Candidate]:
     return _by_record(out, words)
 
 
+def _same_stem(a: str, b: str) -> bool:
+    """Two spellings of one word (support / supports, current / currently)."""
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n >= 4 and n >= 0.6 * min(len(a), len(b))
+
+
 class _Order:
     """Where each word of the paste stands, to compare the order of its words with a known text's."""
 
@@ -377,8 +387,10 @@ class _Order:
                 if before is None or after is None or aligned[after] - aligned[before] != after - before:
                     continue
                 between = set(self.sequence[aligned[before] + 1: aligned[after]])
-                if between and not between & k.words and any(weight.get(v, 0.0) for v in between):
-                    return True  # (a word no known text has there is a typo or a name: 'funtion', a path)
+                if between and not between & k.words and any(weight.get(v, 0.0) for v in between) \
+                        and not any(_same_stem(v, w) for v in between):
+                    return True  # (a word no known text has there is a typo or a name: 'funtion', a path; the
+                    # same word inflected is another release's wording: 'support' for 'supports')
         return False
 
     @property

@@ -41,9 +41,9 @@ def test_extended_accuracy_keeps_its_measured_floor():
 
 
 # Floors measured on the sets of the vendor runtimes and converters (backend, device and warnings scored too),
-# a little under what was reached when they were set: fresh.json 76 of 94, heldout.json 52 of 66 (both sets
+# a little under what was reached when they were set: fresh.json 77 of 94, heldout.json 54 of 66 (both sets
 # were used for building once heldout's first score, 23 of 66, had been taken).
-@pytest.mark.parametrize("name, floor", [("fresh", 0.78), ("heldout", 0.76)])
+@pytest.mark.parametrize("name, floor", [("fresh", 0.79), ("heldout", 0.78)])
 def test_vendor_sets_keep_their_measured_floor(name, floor):
     entries = load(name)
     assert all(e["source"].startswith("https://") and e["retrieved"] == "quoted" for e in entries)
