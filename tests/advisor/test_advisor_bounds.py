@@ -135,6 +135,17 @@ PINNED = [
     ("openvino-myriad-interpolate-modes", "2022.3.2", True,
      "openvinotoolkit/openvino#25628: the text on 2022.3.2 MYRIAD"),
     ("openvino-myriad-interpolate-modes", "2023.0.2", False, "the openvino 2023.0.2 wheel ships no MYRIAD plugin"),
+    ("tfjs-wasm-resize-kernels", "3.18.0", True,
+     "tensorflow/tfjs: git tag --contains d26c9cc56 (wasm ResizeNearestNeighbor.ts) -> tfjs-v3.19.0 first"),
+    ("tfjs-wasm-resize-kernels", "3.19.0", False, "tensorflow/tfjs @ tfjs-v3.19.0: the kernel is registered"),
+    ("tfjs-converter-resize-nearest-2018", "1.2.8", False,
+     "tensorflow/tfjs tfjs-converter/python/tensorflowjs/op_list/image.json @ tfjs-v1.2.8 lists ResizeNearestNeighbor"),
+    ("candle-onnx-resize-nearest-floor-only", "0.9.1", False,
+     "huggingface/candle candle-onnx/src/eval.rs @ 0.9.1: no Resize arm"),
+    ("candle-onnx-resize-nearest-floor-only", "0.11.0", True, "candle-onnx/src/eval.rs @ 0.11.0 line 2333"),
+    ("candle-onnx-no-resize-before-0.9.2", "0.9.1", True,
+     "candle-onnx/src/eval.rs @ 0.9.1 line 1963: 'unsupported op_type {op_type} for op {node:?}', no Resize arm"),
+    ("candle-onnx-no-resize-before-0.9.2", "0.10.0", False, "git tag --contains 36508a2c9 -> 0.9.2-alpha.1 first"),
 ]
 
 #: (record id, converter release, holds there, what decides it) for records whose converter's release decides
