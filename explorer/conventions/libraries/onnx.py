@@ -310,7 +310,7 @@ def _ep(backend_id, description, devices, aliases=()):
 RUNTIME = register(Runtime(
     id="onnxruntime", title="ONNX Runtime", order=40,
     backends=(Backend("onnxruntime", "ONNX Resize run by ONNX Runtime", ("cpu", "cuda", "rocm"), "onnx",
-                      aliases=("ort", "onnx", "onnxruntime-cpu"), spelling="onnx", computes=_computes,
+                      aliases=("ort", "onnx", "onnxruntime-cpu", "cpuexecutionprovider"), spelling="onnx", computes=_computes,
                       writes=write_node, runs_nodes=True),
               _ep("onnxruntime-cuda", "ONNX Runtime's CUDA execution provider", ("cuda",),
                   ("ort-cuda", "cudaexecutionprovider", "onnxruntime-gpu")),

@@ -601,7 +601,8 @@ def _writes(q, h, w, size, scale_factor):
 
 RUNTIME = register(Runtime(
     id="torch", title="PyTorch", order=10,
-    backends=(Backend("torch", "torch.nn.functional.interpolate", ("cpu", "cuda", "mps", "xpu", "xla"), "python",
-                      aliases=("pytorch", "libtorch"), spelling="torch", computes=_computes, writes=_writes),),
-    words=("torch", "pytorch", "aten", "libtorch", "torchvision"),
+    backends=(Backend("torch", "torch.nn.functional.interpolate", ("cpu", "cuda", "mps", "xpu", "xla", "tpu"), "python",
+                      aliases=("pytorch", "libtorch", "torch-xla", "torch_xla"), spelling="torch", computes=_computes,
+                      writes=_writes),),
+    words=("torch", "pytorch", "aten", "libtorch", "torchvision", "torch_xla"),
     version_markers=("torch.onnx.export version ", "torch==", "pytorch version: ", "torch version: ", "/torch-")))
