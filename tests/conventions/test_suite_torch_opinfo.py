@@ -20,15 +20,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import reduced_floats
 
 import explorer
-import reduced_floats
 
 torch = pytest.importorskip("torch", reason="the PyTorch oracle is installed by the 'oracles' extra")
 pytest.importorskip("expecttest", reason="torch.testing._internal needs expecttest ('oracles' extra)")
 pytest.importorskip("ml_dtypes", reason="bfloat16 arrays need ml_dtypes ('oracles' extra)")
-from torch.testing._internal import common_nn  # noqa: E402
-from torch.testing._internal.common_methods_invocations import op_db  # noqa: E402
+from torch.testing._internal import common_nn
+from torch.testing._internal.common_methods_invocations import op_db
 
 pytestmark = [pytest.mark.oracle,
               pytest.mark.filterwarnings("ignore:`nn.functional.upsample_.* is deprecated:UserWarning")]
@@ -76,7 +76,7 @@ def _params(cases, backward=False):
 
 
 def _check(got, want, what, bicubic_half=False):
-    assert got.shape == want.shape and got.dtype == want.dtype, f"{what}: {got.shape} {got.dtype} vs {want.shape} {want.dtype}"
+    assert (got.shape, got.dtype) == (want.shape, want.dtype), f"{what}: {got.shape} {got.dtype} vs {want.dtype}"
     if want.dtype == np.uint8:
         np.testing.assert_array_equal(got, want, err_msg=what)
     elif want.dtype.itemsize == 2:
