@@ -317,6 +317,23 @@ def _repeats_first_row(call: Request) -> bool:
     return _nc_shape(call)[1] > _AVX_CHANNELS
 
 
+def _check_channels(call: Request):
+    """Zero channels: the upsample kernels' ``upsample_Nd_common_check`` and adaptive average pooling's
+    non-batch-dimension checks refuse them [measured, torch 2.13.0: the texts below]."""
+    shape = list(_nc_shape(call))
+    if shape[1] != 0:
+        return
+    if call.mode != "area":
+        raise InvalidSizeError(f"Non-empty {len(shape)}D data tensor expected but got a tensor with sizes {shape}")
+    if len(shape) == 5:
+        raise InvalidSizeError(f"adaptive_avg_pool3d(): Expected input to have non-zero size for non-batch "
+                               f"dimensions, but input has sizes {shape} with dimension 1 being empty")
+    if call.direction == "backward":  # 1-D pools as 2-D on (N, C, 1, L)
+        grad = shape[:2] + [1] * (len(shape) == 3) + [m for _, m in call.lengths]
+        raise InvalidSizeError(f"adaptive_avg_pool2d_backward(): Expected grad_output to have non-zero size for "
+                               f"non-batch dimensions, but grad_output has sizes {grad} with dimension 1 being empty")
+
+
 def _check_avx_uint8(call: Request):
     """The AVX2 uint8 kernel's failing assert (Note [antialias output width 1])."""
     if call.dtype != np.uint8 or call.direction != "forward" or call.mode not in UINT8_MODES:
@@ -478,6 +495,7 @@ class PyTorch(Library):
         _check_lanczos(call.mode, options["align_corners"], options["antialias"])
         _check_sizes([n for n, _ in call.lengths], [m for _, m in call.lengths])
         _check_dtype(call.dtype, call.mode, options["antialias"], call.direction)
+        _check_channels(call)
         _check_avx_uint8(call)
 
     # ---------------------------------------------------------------- weights
@@ -583,11 +601,14 @@ def _interpolate_call(shape, dtype, size, scale_factor, mode, align_corners, rec
     _check_rank(mode, ndim)
     _check_lanczos(mode, align_corners, antialias)
     if _empty_pooling(mode, shape[2:], output_size):
+        if ndim == 5 and shape[1] == 0:  # the forward refuses zero channels first
+            raise InvalidSizeError(f"adaptive_avg_pool3d(): Expected input to have non-zero size for non-batch "
+                                   f"dimensions, but input has sizes {list(shape)} with dimension 1 being empty")
         if direction == "backward":
             grad_shape = list(shape[:2]) + list(output_size)
-            empty = next(k for k, m in enumerate(grad_shape) if k >= 2 and m == 0)
+            empty = next(k for k, m in enumerate(grad_shape) if k >= 1 and m == 0)
             if ndim == 3:  # adaptive_avg_pool1d runs as 2-D on (N, C, 1, L)
-                grad_shape, empty = grad_shape[:2] + [1] + grad_shape[2:], empty + 1
+                grad_shape, empty = grad_shape[:2] + [1] + grad_shape[2:], empty + (empty >= 2)
             raise InvalidSizeError(f"adaptive_avg_pool{max(ndim - 2, 2)}d_backward(): Expected grad_output to have "
                                    f"non-zero size for non-batch dimensions, but grad_output has sizes {grad_shape} "
                                    f"with dimension {empty} being empty")
