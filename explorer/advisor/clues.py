@@ -298,6 +298,9 @@ def _named_operators(lower: str) -> list[str]:
 #: operators that are not resizes but share words with them (bicubic grid_sampler, roi_align)
 FOREIGN_WORDS = ("grid_sampler", "grid_sample", "affine_grid", "roi_align", "scatter_add", "index_put")
 _ERROR_WORDS = ("error", "exception", "not implemented", "not supported", "failed", "panicked")
+# a line that says the failure was passed over ("Failed to register 'torchvision::roi_align'. Skipped", logged by
+# torch.onnx's dynamo exporter when torchvision's C ops are missing) is a log of skipped ops, not the error
+_PASSED_OVER = ("skipped", "skipping")
 
 
 def _foreign_subjects(lower: str) -> list[str]:
@@ -308,7 +311,7 @@ def _foreign_subjects(lower: str) -> list[str]:
         while at >= 0 and hits < _MAX_HITS:
             start, stop = lower.rfind("\n", 0, at) + 1, lower.find("\n", at)
             line = lower[start: stop if stop >= 0 else len(lower)]
-            if any(e in line for e in _ERROR_WORDS):
+            if any(e in line for e in _ERROR_WORDS) and not any(p in line for p in _PASSED_OVER):
                 found.append(word)
                 break
             at, hits = lower.find(word, at + len(word)), hits + 1

@@ -51,6 +51,30 @@ F = torch.nn.functional
 _to_torch, _from_torch = reduced_floats.to_torch, reduced_floats.from_torch
 
 
+@pytest.fixture(autouse=True)
+def _threads_for_the_generic_kernel():
+    """On one thread PyTorch takes its channels-last 2-D bilinear kernel for every 3-channel input
+    (UpSampleKernel.cpp: ``at::get_num_threads() == 1 && input.size(1) == 3``), which keeps float weights; the
+    explorer computes the kernel PyTorch runs on more threads.  Held at two threads here, restored after."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(max(2, before))
+    yield
+    torch.set_num_threads(before)
+
+
+def test_one_thread_three_channels_is_the_kernel_not_modelled():
+    """The condition above, measured: on one thread a 3-channel bilinear bfloat16 result differs from the
+    generic kernel's (which the explorer computes) at outputs where H_out + W_out > 128."""
+    x = (np.random.default_rng(5).standard_normal((1, 3, 30, 40)) * 4).astype(BF16)
+    ours = explorer.interpolate(x, size=(70, 90), mode="bilinear").astype(np.float32)
+    torch.set_num_threads(1)
+    one = _from_torch(F.interpolate(_to_torch(x), size=(70, 90), mode="bilinear")).astype(np.float32)
+    torch.set_num_threads(2)
+    two = _from_torch(F.interpolate(_to_torch(x), size=(70, 90), mode="bilinear")).astype(np.float32)
+    np.testing.assert_array_equal(ours, two)
+    assert (one != two).any()
+
+
 TORCH_CONFIGS = [("linear", 1, {}), ("linear", 1, {"align_corners": True}),
                  ("bilinear", 2, {}), ("bilinear", 2, {"align_corners": True}),
                  ("bicubic", 2, {}), ("bicubic", 2, {"align_corners": True}),
