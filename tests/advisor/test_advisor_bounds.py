@@ -214,7 +214,7 @@ def test_lanczos_exists_in_the_installed_torch():
 
 def test_float16_scales_refused_by_the_installed_onnxruntime():
     ort = pytest.importorskip("onnxruntime")
-    onnx = pytest.importorskip("onnx")
+    pytest.importorskip("onnx")
     import numpy as np
     from onnx import TensorProto, helper
     x = helper.make_tensor_value_info("X", TensorProto.FLOAT, [1, 1, 4, 4])
