@@ -37,9 +37,35 @@ def is_number(value) -> bool:
     return isinstance(value, (numbers.Real, np.floating, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
+def is_bfloat16(dtype) -> bool:
+    """The ``bfloat16`` dtype of ``ml_dtypes`` (kind ``'V'`` to numpy).  An array of it exists only where
+    ml_dtypes is installed, so nothing here imports it: the dtype always comes from the caller's array.
+
+    >>> is_bfloat16(np.float16)
+    False
+    """
+    return np.dtype(dtype).name == "bfloat16"
+
+
+def is_float(dtype) -> bool:
+    """A floating-point dtype: numpy's float16/32/64 (and longdouble) or ml_dtypes' bfloat16."""
+    dtype = np.dtype(dtype)
+    return dtype.kind == "f" or is_bfloat16(dtype)
+
+
+def is_reduced_float(dtype) -> bool:
+    """A 2-byte float (float16 or bfloat16): the libraries compute it in float32 and round to it.
+
+    >>> is_reduced_float(np.float16), is_reduced_float(np.float32)
+    (True, False)
+    """
+    return is_float(dtype) and np.dtype(dtype).itemsize == 2
+
+
 def array(x, name: str) -> np.ndarray:
-    """``x`` as a numeric numpy array (no copy when it already is one).  A masked array is refused (its mask
-    would be ignored); an array in the other byte order is read in the machine's (the same values)."""
+    """``x`` as a numeric numpy array (no copy when it already is one; bfloat16 arrays are kept as they are).  A
+    masked array is refused (its mask would be ignored); an array in the other byte order is read in the
+    machine's (the same values)."""
     if isinstance(x, np.ma.MaskedArray):
         raise ArgumentTypeError(f"{name} is a masked array: its mask would be ignored; give {name}.filled(value) "
                                 "(or np.asarray of it) to say what the masked values are")
@@ -50,7 +76,7 @@ def array(x, name: str) -> np.ndarray:
             x = np.asarray(x)
         except Exception as exc:  # noqa: BLE001 - report what the user passed
             raise ArgumentTypeError(f"{name} must be an array, got {type(x).__name__}: {exc}") from None
-    if x.dtype.kind not in "biufc":
+    if x.dtype.kind not in "biufc" and not is_bfloat16(x.dtype):
         raise ArgumentTypeError(f"{name} must be a numeric array, got an array of dtype {x.dtype}")
     if not x.dtype.isnative:
         x = x.astype(x.dtype.newbyteorder("="))

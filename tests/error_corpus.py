@@ -4,9 +4,9 @@
 threads, library sources and runs of the real libraries, and 20 negatives that share boilerplate with them);
 ``extended.json`` holds 154 more (older releases, near-duplicates); ``fresh.json`` 94 texts collected later
 from threads and sources of the vendor runtimes and converters (80 resize errors and warnings, 14 negatives),
-which the knowledge base was built from; ``heldout.json`` 66 more collected with them and kept out of the
-building (scored once the records were written).  Each entry keeps its link (``source``) and the expected
-answer.
+which the knowledge base was built from; ``heldout.json`` 66 more collected with them, kept out of the
+building until it had been scored once (23 of 66), and built from since.  Each entry keeps its link
+(``source``) and the expected answer.
 
 A resize error is diagnosed correctly when diagnose matches it and its first finding names the expected
 library, a backend of the expected one (when the expected backend names a backend), a record that holds on

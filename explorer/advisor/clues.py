@@ -43,6 +43,10 @@ NAMED_OPS = {
 OP_MODES = {"nearest": "nearest", "nearest_exact": "nearest-exact", "linear": "linear", "bilinear": "linear",
             "trilinear": "linear", "bicubic": "cubic", "lanczos": "lanczos3", "area": "area",
             "tf_area": "area", "tf_bilinear": "linear", "tf_nearest": "nearest-exact", "tf_bicubic": "cubic"}
+#: key -> further families the operation computes by an attribute the name does not show (TensorFlow's
+#: ResizeNearestNeighbor is half-pixel nearest with half_pixel_centers=True, TF2's tf.image.resize, and floor
+#: nearest without, TF1 and TensorFlow.js by default)
+ALSO_OP_MODES = {"tf_nearest": ("nearest",)}
 #: operators named by a text that are not resizes (what the error is about when no resize op is named)
 _OP_MARKERS = ("aten::", "op type: ", "exporting the operator ", "convert function for op ", "export of operator ",
                "not lowered: ", "has not been registered: ")
@@ -52,6 +56,33 @@ _RESIZE_MARKERS = ("in function '", "in funtion '", "in function cv::", "in func
 #: a generic resize named by one of those phrases (ONNX's Resize, OpenCV's cv::resize)
 _GENERIC_RESIZE = {"resize": "resize", "upsample": "resize", "resizebilinear": "tf_bilinear"}
 _GRAD_SUFFIXES = ("_backward", "grad", "backward0")
+#: how runtimes print the type of the node or layer an error is about; a type that is not a resize makes the
+#: text about another operator (a Conv node of ONNX Runtime, OpenCV's Slice layer), a resize type names one
+_NODE_TYPES = re.compile(
+    r"while running ([a-z0-9_]+) node"                                # ONNX Runtime: ... while running Resize node
+    r"|while parsing node number \d+ \[([a-z0-9_]+)"                  # onnx-tensorrt: ... node number 80 [Resize -> "301"]
+    r"|node \[([a-z0-9_]+)@[a-z0-9_.]*\]"                            # OpenCV DNN 4.6+: Node [Resize@ai.onnx]
+    r"|processing node with \d+ inputs and \d+ outputs: \[([a-z0-9_]+)\]"  # OpenCV DNN handleNode
+    r"|cv::dnn::(?:[a-z0-9_]+::){0,3}([a-z0-9]+?)layer(?:impl)?::"   # OpenCV DNN: cv::dnn::SliceLayerImpl::
+    r"|not_supported_op: \[ ?([a-z0-9_]+)"                            # MNN converter: NOT_SUPPORTED_OP: [ Resize ]
+    r"|optype:([a-z0-9_]+)"                                           # ONNX Runtime layout transformer
+    r"|\] type \[([a-z0-9_]+)\]"                                      # ONNX Runtime NNAPI: Node [x] type [Resize]
+    r"|\b([a-z0-9_]+) version \d+ is not implemented"                   # onnx-tf: Resize version 11 is not ...
+    r"|cannot create ([a-z0-9_]+) layer"                              # OpenVINO IR: Cannot create Interpolate layer
+    r"|not yet supported for op: '?([a-z0-9_]+)"                     # TFLite quantizer: ... for op: 'CONV_2D'
+    r"|flex runtime \(enabled via setting the -emit-select-tf-ops flag\): ([a-z0-9_]+)"  # TFLite converter
+    r"|unsupported op_type ([a-z0-9_]+) for op"                       # candle-onnx simple_eval
+    r"|'([a-z0-9_]+)' not yet implemented or not found in the registry"  # TensorFlow.js kernel registry
+    r"|unsupported ops in the model(?: before optimization| after optimization)?\s+([a-z0-9_]+)")  # tfjs-converter
+#: words that name a resize call in code or a message
+RESIZE_WORDS = frozenset({"resize", "resized", "resizing", "interpolate", "interpolation", "upsample", "upsampling",
+                          "upsampled", "upsampling2d", "upsampling3d", "thumbnail", "rescale", "downsample",
+                          "downsampling", "scale_factor", "zoom", "interp", "resample"})
+#: node and layer types that are resizes (ONNX Resize and Upsample, Caffe/ncnn/MNN Interp, OpenVINO Interpolate,
+#: TFLite's builtin resizes, OpenCV's Resize2 layer of 5.0)
+RESIZE_TYPES = frozenset({"resize", "upsample", "interp", "interpolate", "resize2", "resizebilinear",
+                          "resizenearestneighbor", "resize_bilinear", "resize_nearest_neighbor", "upsampling",
+                          "resizebilineargrad", "resizenearestneighborgrad", "resizebicubic", "resizearea"})
 
 # --- libraries, devices, modes, dtypes ----------------------------------------------------------------------------
 @registry.derived
@@ -89,6 +120,10 @@ _BACKWARD_WORDS = {"backward", "gradient", "gradients", "grad", "autodiff", "gra
 _EXPORT_ONNX_WORDS = {"onnx", "symbolic", "dynamo_export", "torchscript"}
 _CONVERT_WORDS = {"coremltools", "convert", "mlmodel"}
 _TFLITE_WORDS = {"tflite", "tflitecontverter", "tfliteconverter"}
+#: words of a model converter's own log (onnx2tf's "onnx_op_name:", MNNConvert, onnx2ncnn): the text is about a
+#: conversion, not a run
+_CONVERTER_WORDS = {"converter", "converting", "onnx_op_name", "input_onnx_file_path", "mnnconvert", "onnx2ncnn",
+                    "pnnx"}
 #: phrases after which a library names the mode the caller asked for ("(got bicubic)", "interpolation=area")
 _MODE_SLOTS = ("(got ", "interpolation=", "interpolation: ", "resize method \"", "resize method is not implemented: ",
                "mode attribute is ", "upsampling algorithm: ", "unsupported mode ", "resampling filter (",
@@ -115,10 +150,18 @@ class Clues:
     named_modes: tuple = ()         # the mode word the library quotes back ("(got cubic)" -> "cubic")
     antialias: bool | None = None   # True when the text names an antialiased kernel or antialias=True
     operation: str = "forward"      # forward | backward | double_backward | export_onnx | export_coreml | export_tflite
+    #                                 | convert
     opsets: tuple = ()
     dtypes: frozenset = frozenset()
     versions: dict = field(default_factory=dict)   # library -> release read in the text
     commits: tuple = ()             # hex hashes (a torch release's git version)
+    providers: frozenset = frozenset()  # ONNX Runtime execution providers named ("dmlexecutionprovider")
+
+    @property
+    def names_resize(self) -> bool:
+        """Whether the text names a resize at all: a resize operator or node, or a resize word in its code or
+        message (``im.resize(``, ``F.interpolate``, ``UpSampling2D``)."""
+        return bool(self.ops) or bool(self.words & RESIZE_WORDS)
     flat: str = ""                  # the text read, lower case, runs of white space as one space
 
     def to_dict(self) -> dict:
@@ -255,6 +298,9 @@ def _named_operators(lower: str) -> list[str]:
 #: operators that are not resizes but share words with them (bicubic grid_sampler, roi_align)
 FOREIGN_WORDS = ("grid_sampler", "grid_sample", "affine_grid", "roi_align", "scatter_add", "index_put")
 _ERROR_WORDS = ("error", "exception", "not implemented", "not supported", "failed", "panicked")
+# a line that says the failure was passed over ("Failed to register 'torchvision::roi_align'. Skipped", logged by
+# torch.onnx's dynamo exporter when torchvision's C ops are missing) is a log of skipped ops, not the error
+_PASSED_OVER = ("skipped", "skipping")
 
 
 def _foreign_subjects(lower: str) -> list[str]:
@@ -265,7 +311,7 @@ def _foreign_subjects(lower: str) -> list[str]:
         while at >= 0 and hits < _MAX_HITS:
             start, stop = lower.rfind("\n", 0, at) + 1, lower.find("\n", at)
             line = lower[start: stop if stop >= 0 else len(lower)]
-            if any(e in line for e in _ERROR_WORDS):
+            if any(e in line for e in _ERROR_WORDS) and not any(p in line for p in _PASSED_OVER):
                 found.append(word)
                 break
             at, hits = lower.find(word, at + len(word)), hits + 1
@@ -292,8 +338,23 @@ def read_operators(lower: str, words) -> tuple[tuple, bool, tuple, set]:
         elif not name.startswith(("upsample", "interpolat", "resize", "function", "__")) and len(name) > 1:
             foreign.append(name)
     ops.update(_GENERIC_RESIZE[n] for n in _names_after(lower, _RESIZE_MARKERS) if n in _GENERIC_RESIZE)
+    for kind in node_types(lower):
+        if kind in RESIZE_TYPES:
+            ops.add(_GENERIC_RESIZE.get(kind, "resize"))
+        elif len(kind) > 1 and not kind.isdigit():
+            foreign.append(kind)
     foreign += _foreign_subjects(lower)
     return tuple(sorted(ops)), grads, tuple(dict.fromkeys(foreign)), devices
+
+
+def node_types(lower: str) -> list[str]:
+    """The node and layer types a runtime's message names (``_NODE_TYPES``), in order, each once."""
+    found = []
+    for match in _NODE_TYPES.finditer(lower):
+        kind = next(g for g in match.groups() if g)
+        if kind not in found and len(found) < _MAX_HITS:
+            found.append(kind)
+    return found
 
 
 def _named_modes(lower: str) -> tuple:
@@ -319,6 +380,8 @@ def _operation(words: set, op_grads: bool, lower: str) -> str:
         return "export_onnx"
     if op_grads or words & _BACKWARD_WORDS:
         return "backward"
+    if words & _CONVERTER_WORDS:
+        return "convert"
     return "forward"
 
 
@@ -356,6 +419,15 @@ def _versions(lower: str) -> dict:
     return found
 
 
+_SELF_DOCUMENTING = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.]{0,60})=(?:![rsa])?\}")
+
+
+def printed(text: str) -> str:
+    """A Python f-string's self-documenting fields as they print: ``invalid {size=}`` -> ``invalid size={size}``
+    (a text quoted from source and the message it prints read alike)."""
+    return _SELF_DOCUMENTING.sub(lambda m: f"{m.group(1)}={{{m.group(1)}}}", text) if "=}" in text else text
+
+
 def read_clues(text: str) -> Clues:
     """The clues of an error text (see the module docstring); a long text is read through :func:`excerpt`."""
     text = excerpt(text)
@@ -363,7 +435,8 @@ def read_clues(text: str) -> Clues:
     words = tokens(text)
     ops, grads, foreign, devices = read_operators(lower, words)
     devices.update(DEVICE_WORDS[w] for w in words if w in DEVICE_WORDS)
-    op_modes = frozenset(m for m in (op_mode(k) for k in ops) if m)
+    op_modes = frozenset(m for m in (op_mode(k) for k in ops) if m) | frozenset(
+        m for k in ops for m in ALSO_OP_MODES.get(re.sub(r"\d+d(_aa)?$", "", k), ()))
     named = _named_modes(lower)
     modes = set(op_modes) | {MODE_WORDS[w] for w in words if w in MODE_WORDS}
     if "nearest" in words and "exact" in words:
@@ -382,4 +455,5 @@ def read_clues(text: str) -> Clues:
                  runtimes=frozenset(libraries), devices=frozenset(devices), modes=frozenset(modes),
                  op_modes=op_modes, named_modes=named, antialias=antialias,
                  operation=_operation(words, grads, lower), opsets=_opsets(lower), dtypes=_dtypes(lower, words),
-                 versions=_versions(lower), commits=commits, flat=" ".join(lower.split()))
+                 versions=_versions(lower), commits=commits, flat=" ".join(printed(lower).split()),
+                 providers=frozenset(w for w in words if w.endswith("executionprovider") and len(w) > 17))

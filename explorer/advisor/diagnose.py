@@ -18,6 +18,7 @@ False
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 from .. import limits
 from ..conventions import registry
 from ..errors import ArgumentTypeError, ArgumentValueError
+from . import clues as clues_module
 from .clues import Clues, read_clues, read_operators, tokens
 from .findings import Finding, make_fix, versions_text
 from .knowledge import Record, load
@@ -44,6 +46,19 @@ no not of on or should that the this to was with zero division index out bounds 
 keyword error value type""".split())
 #: a known text of at most this many words matches only when the paste holds it as a phrase or names its runtime
 SHORT_TEXT = 5
+#: what a pasted word no known text has weighs when the paste is compared as a fragment of a known text
+UNKNOWN_WORD = 1.0
+#: a known text the paste holds as a phrase (its words in order) outranks one whose words are only all there
+PHRASE = 1.15
+#: operation keys that name no kernel, only that a resize is meant (a Resize node, cv::resize)
+GENERIC_OPS = frozenset({"resize"})
+#: a known text of at most this many words matches only a paste holding IN_ORDER of its words' weight in its order
+ORDERED_TEXT = 12
+IN_ORDER = 0.8
+#: a word of a known text at least this heavy, replaced in the paste by another word, makes it another text
+SUBSTITUTED = 2.0
+#: a fragment of a known text holds at least this many of its words side by side
+RUN = 3
 #: answers within this share of the best score are given too
 TIES = 0.9
 
@@ -85,6 +100,7 @@ class KnownText:
     words: frozenset
     ops: frozenset
     any_op: bool
+    pieces: tuple = ()     # the words of each run between placeholders, in order
 
 
 @dataclass(frozen=True)
@@ -95,12 +111,24 @@ class TextIndex:
     totals: tuple          # total weight of each known text
 
 
-def _template(text: str) -> tuple[frozenset, frozenset, bool]:
-    """The words and operations of a known text without its ``{placeholders}``, and whether one of them is an
-    operator."""
-    plain = re.sub(r"\{[^{}]*\}|…", " ", text)
+def _template(text: str) -> tuple[frozenset, frozenset, bool, tuple]:
+    """The words and operations of a known text without its ``{placeholders}``, whether one of them is an
+    operator, and the words of each run between placeholders in order."""
+    printed = clues_module.printed(text)
+    plain = re.sub(r"\{[^{}]*\}|…", " ", printed)
     words = frozenset(tokens(plain))
-    return words, frozenset(read_operators(plain.lower(), words)[0]), "{op}" in text
+    pieces = tuple(tuple(_words_in_order(p)) for p in re.split(r"\{[^{}]*\}|…", printed.lower()))
+    return words, frozenset(read_operators(plain.lower(), words)[0]), "{op}" in text, tuple(p for p in pieces if p)
+
+
+def _words_in_order(text: str) -> list[str]:
+    """The words of a lower-case text in order, as :func:`tokens` keeps them (no numbers, no hashes)."""
+    return [t for t in _WORD.findall(text) if len(t) > 1 and not t.isdigit()
+            and not (_HEXLIKE.match(t) and any(c.isdigit() for c in t))]
+
+
+_WORD = re.compile(r"[a-z0-9_]+")
+_HEXLIKE = re.compile(r"^[0-9a-f]{7,64}$")
 
 
 @registry.derived
@@ -112,9 +140,9 @@ def text_index() -> TextIndex:
             continue  # its text is printed for any operation: it does not point to a resize
         wording_texts = {w.text: w.versions for w in record.wordings}
         for text in record.texts:
-            words, ops, any_op = _template(text)
+            words, ops, any_op, pieces = _template(text)
             known.append(KnownText(record, text, wording_texts.get(text, record.versions), text in wording_texts,
-                                   words, ops, any_op))
+                                   words, ops, any_op, pieces))
     df: dict = {}
     for k in known:
         for w in k.words:
@@ -151,6 +179,12 @@ def _record_libraries(record: Record) -> set[str]:
     return {record.library} | {kb.backends[b].library for b in record.backends}
 
 
+def _providers(record: Record) -> set[str]:
+    """The ONNX Runtime execution provider names of the record's backends ("cudaexecutionprovider")."""
+    kb = load()
+    return {a for b in record.backends for a in kb.backends[b].aliases if a.endswith("executionprovider")}
+
+
 def _ops_meet(known: frozenset, pasted: set) -> bool:
     """An operation of the known text is named in the pasted one ("aa": any antialiased kernel)."""
     for a in known:
@@ -168,7 +202,11 @@ def _op_gate(k: KnownText, clues: Clues) -> float | None:
     """
     pasted = set(clues.ops)
     if k.ops:
-        return 1.5 if _ops_meet(k.ops, pasted) else None
+        if not _ops_meet(k.ops, pasted):
+            return None
+        # a named kernel (upsample_bilinear2d) is strong evidence; a node type ("while running Resize node")
+        # says only that the text is about some resize
+        return 1.0 if k.ops <= GENERIC_OPS else 1.5
     if k.any_op and not pasted:
         return None
     if not pasted and clues.foreign_ops:
@@ -202,6 +240,10 @@ def _clue_factor(k: KnownText, clues: Clues) -> float | None:
     if "*" not in record.devices and specific:
         factor *= 1.2 if specific & set(record.devices) else 0.6
     libraries = _record_libraries(record)
+    if clues.providers:
+        named = _providers(record)
+        if named:  # the execution provider the text names (CPUExecutionProvider, a DmlExecutionProvider path)
+            factor *= 1.2 if named & clues.providers else 0.7
     if clues.runtimes:
         factor *= 1.2 if clues.runtimes & libraries else 0.7
     operation = {"convention": "forward"}.get(record.operation, record.operation)
@@ -238,32 +280,144 @@ def _candidates(words: set, clues: Clues) -> list[_Candidate]:
     for w in known_words:
         for i in index.containing[w]:
             matched[i] = matched.get(i, 0.0) + index.weight[w]
-    focus = (clues.focus or words) & index.weight.keys()
-    pasted = sum(index.weight[w] for w in focus) or 1.0
+    said = clues.focus or words
+    focus = said & index.weight.keys()
+    # the words no known text has count too: a paste made mostly of them is no fragment of a known text
+    unknown = len(said) - len(focus)
+    pasted = (sum(index.weight[w] for w in focus) + UNKNOWN_WORD * unknown) or 1.0
     out = []
+    order = _Order(clues)
     for i, weight in matched.items():
         k, total = index.known[i], index.totals[i]
         coverage = weight / total if total else 0.0
         fragment = sum(index.weight[w] for w in k.words & focus) / pasted
         if weight < min(MIN_WEIGHT, 0.9 * total) or (coverage < COVERED and fragment < FRAGMENT):
             continue
+        if coverage < COVERED and not order.shares_run(k):
+            continue  # a fragment of a known text is a piece of it: some of its words side by side
+        if len(k.words) <= ORDERED_TEXT and order.in_order(k, index.weight) < IN_ORDER:
+            continue  # the same words in another order are another sentence ("sizes or scales" / "scales or sizes")
+        if order.substitutes(k, index.weight):
+            continue  # the paste has another word where the known text has a word of its own ('input' / 'images')
         if len(k.words) <= 4 and k.words <= COMMON_WORDS and not (clues.runtimes & _record_libraries(k.record)):
             continue
         if len(k.words) <= SHORT_TEXT and not (clues.runtimes & _record_libraries(k.record)) \
                 and not _phrase_in(k.text, clues):
             continue  # a few words another library may say too: only the whole phrase, or with its runtime
+        if k.record.generic_text and not clues.names_resize:
+            continue  # other calls print this text too: only a paste that shows a resize is explained by it
         gate = _op_gate(k, clues)
         if gate is None:
             continue
         factor = _clue_factor(k, clues)
         if factor is None:
             continue
-        if _is_warning(k.record) and coverage < 0.95 and not _warns(clues):
+        if len(k.words) >= 3 and _phrase_in(k.text, clues):
+            factor *= PHRASE  # the paste holds the known text word for word, not only its words
+        if _is_warning(k.record) and not _warns(clues) and (coverage < 0.95 or _raises(clues)):
             factor *= 0.7  # an error explains a failing run better than a warning printed on the way
         elif not _is_warning(k.record) and _warns(clues):
             factor *= 0.7  # and a warning is explained by the warning's record
         out.append(_Candidate(k, max(coverage, fragment) * gate * factor * math.log1p(weight), coverage))
-    return _by_record(out)
+    return _by_record(out, words)
+
+
+def _same_stem(a: str, b: str) -> bool:
+    """Two spellings of one word (support / supports, current / currently)."""
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n >= 4 and n >= 0.6 * min(len(a), len(b))
+
+
+class _Order:
+    """Where each word of the paste stands, to compare the order of its words with a known text's."""
+
+    def __init__(self, clues: Clues):
+        self.flat = clues.flat
+        self._at = None
+
+    @property
+    def at(self) -> dict:
+        if self._at is None:
+            at: dict = {}
+            for n, w in enumerate(self.sequence):
+                at.setdefault(w, []).append(n)
+            self._at = at
+        return self._at
+
+    def in_order(self, k: KnownText, weight: dict) -> float:
+        """The share of the weight of the known text's words the paste has that it has in the known text's order
+        (a greedy walk over the paste's positions, each run between placeholders on its own)."""
+        have = held = 0.0
+        for piece in k.pieces:
+            pos = -1
+            for w in piece:
+                places = self.at.get(w)
+                if not places:
+                    continue
+                have += weight.get(w, 0.0)
+                j = bisect.bisect_right(places, pos)
+                if j < len(places):
+                    pos = places[j]
+                    held += weight.get(w, 0.0)
+        return held / have if have else 1.0
+
+    def substitutes(self, k: KnownText, weight: dict) -> bool:
+        """Whether the paste holds the known text with one of its own words (not a placeholder, not a word every
+        text has) replaced by another word some record knows: the words on both sides at the same distance, a word
+        the known text does not have between them (``parameter 'input' has`` for ``parameter 'images' has``)."""
+        for piece in k.pieces:
+            aligned, pos = [], -1
+            for w in piece:
+                places = self.at.get(w)
+                j = bisect.bisect_right(places, pos) if places else 0
+                if places and j < len(places):
+                    pos = places[j]
+                    aligned.append(pos)
+                else:
+                    aligned.append(None)
+            for i, w in enumerate(piece):
+                if aligned[i] is not None or weight.get(w, 0.0) < SUBSTITUTED:
+                    continue
+                before = next((n for n in range(i - 1, -1, -1) if aligned[n] is not None), None)
+                after = next((n for n in range(i + 1, len(piece)) if aligned[n] is not None), None)
+                if before is None or after is None or aligned[after] - aligned[before] != after - before:
+                    continue
+                between = set(self.sequence[aligned[before] + 1: aligned[after]])
+                if between and not between & k.words and any(weight.get(v, 0.0) for v in between) \
+                        and not any(_same_stem(v, w) for v in between):
+                    return True  # (a word no known text has there is a typo or a name: 'funtion', a path; the
+                    # same word inflected is another release's wording: 'support' for 'supports')
+        return False
+
+    @property
+    def sequence(self) -> list:
+        if "_sequence" not in self.__dict__:
+            self.__dict__["_sequence"] = _words_in_order(self.flat)
+        return self.__dict__["_sequence"]
+
+    def shares_run(self, k: KnownText) -> bool:
+        """Whether the paste holds RUN consecutive words of the known text next to each other (or a whole piece
+        between placeholders shorter than that)."""
+        for piece in k.pieces:
+            n = min(RUN, len(piece))
+            for start in range(len(piece) - n + 1):
+                first = self.at.get(piece[start])
+                if not first:
+                    continue
+                for p in first:
+                    if all(p + d in self._places(piece[start + d]) for d in range(1, n)):
+                        return True
+        return False
+
+    def _places(self, word: str) -> set:
+        cache = self.__dict__.setdefault("_sets", {})
+        if word not in cache:
+            cache[word] = set(self.at.get(word, ()))
+        return cache[word]
 
 
 def _is_warning(record: Record) -> bool:
@@ -277,21 +431,32 @@ def _warns(clues: Clues) -> bool:
         and not {"traceback", "exception"} & clues.words
 
 
+def _raises(clues: Clues) -> bool:
+    """The pasted text shows an exception raised (a traceback): what failed is the exception, not a warning
+    printed on the way."""
+    return "traceback" in clues.words
+
+
 def _phrase_in(known: str, clues: Clues) -> bool:
     """Whether the pasted text holds the known text's words in order (its placeholders as any words)."""
-    pieces = [p for p in re.split(r"\{[^{}]*\}|…", known.lower()) if p.strip()]
+    pieces = [p for p in re.split(r"\{[^{}]*\}|…", clues_module.printed(known).lower()) if p.strip()]
     return bool(pieces) and all(" ".join(p.split()) in clues.flat for p in pieces)
 
 
-def _by_record(candidates: list[_Candidate]) -> list[_Candidate]:
-    """One candidate per record, its best text; a record several of whose texts the paste holds ranks higher."""
+def _by_record(candidates: list[_Candidate], words: set) -> list[_Candidate]:
+    """One candidate per record, its best text; a record several of whose texts the paste holds ranks higher,
+    when the other texts match words of the paste its best text does not (a second text made of the same words
+    is no second piece of evidence)."""
     best: dict = {}
-    count: dict = {}
     for c in candidates:
         rid = c.known.record.id
-        count[rid] = count.get(rid, 0) + 1
         if rid not in best or c.score > best[rid].score:
             best[rid] = c
+    count: dict = {}
+    for c in candidates:
+        top = best[c.known.record.id].known
+        if c.known is top or (c.known.words & words) - top.words:
+            count[top.record.id] = count.get(top.record.id, 0) + 1
     out = [_Candidate(c.known, c.score * (1 + 0.1 * (count[rid] - 1)), c.coverage) for rid, c in best.items()]
     out.sort(key=lambda c: -c.score)
     return out
@@ -503,43 +668,88 @@ def _read_node(clues: Clues) -> str:
     return out + (f" {alternatives}" if alternatives else "")
 
 
+@registry.derived
+def runnable_configurations() -> dict:
+    """(backend id, ONNX mode) -> the node attributes (coordinate_transformation_mode, nearest_mode) check()
+    finds nothing failing for on that backend, each with the Spec it computes; and ("target", mode, attributes)
+    -> the Spec ONNX Runtime computes for a node read from a text.  Derived from the declarations and the
+    knowledge base, filled on first use (an unmatched text's alternatives cost one check per configuration
+    once, then a lookup)."""
+    return {}
+
+
+def _target_spec(mode: str, wanted: dict):
+    from .backend_calls import computation, spec_of
+    table = runnable_configurations()
+    key = ("target", mode, tuple(sorted(wanted.items())))
+    if key not in table:
+        try:
+            table[key] = spec_of(computation(Question.of(mode=mode, backend="onnxruntime", attributes=wanted)))
+        except ValueError:
+            table[key] = None
+    return table[key]
+
+
+def _runnable(backend_id: str, mode: str) -> tuple:
+    from .backend_calls import computation, spec_of
+    from .findings import check
+    from .question import ATTRIBUTES
+    table = runnable_configurations()
+    if (backend_id, mode) not in table:
+        rows = []
+        for transform in ATTRIBUTES["coordinate_transformation_mode"][:5]:
+            for rounding in (ATTRIBUTES["nearest_mode"] if mode == "nearest" else (None,)):
+                attrs = {"coordinate_transformation_mode": transform, **({"nearest_mode": rounding} if rounding else {})}
+                try:
+                    q = Question.of(mode=mode, backend=backend_id, attributes=attrs, training=False, reference=None)
+                    # a failure check() demotes (it needs a condition the question does not state, an empty
+                    # input) does not rule the configuration out
+                    if any(f.severity == "error" for f in check(q)):
+                        continue
+                    # a backend that models no computation of its own (an execution provider) computes the ONNX
+                    # node as ONNX Runtime does; its differences are its records
+                    own = load().backends[backend_id].declared.computes is not None
+                    spec = spec_of(computation(q if own else Question.of(
+                        mode=mode, backend="onnxruntime", attributes=attrs, training=False, reference=None)))
+                    rows.append((", ".join(f"{k}={v}" for k, v in attrs.items()), spec))
+                except (ValueError, NotImplementedError):
+                    continue
+        table[(backend_id, mode)] = tuple(rows)
+    return table[(backend_id, mode)]
+
+
 def _alternatives(clues: Clues, node: dict) -> str:
     """For an ONNX runner the text names: the node configurations check() finds nothing failing for on that
     backend that compute the same weights as the node read (or the closest one, with the difference)."""
     import numpy as np
 
     from ..engine.plan import weights
-    from .backend_calls import computation, spec_of
-    from .findings import check
     kb = load()
     backends = [b for b in kb.backends.values() if b.runtime in clues.runtimes and b.declared is not None
-                and b.declared.computes is not None and b.names == "onnx"]
+                and b.declared.runs_nodes and b.names == "onnx"]
     mode = node.get("mode")
     if not backends or mode is None:
         return ""
-    backend = max(backends, key=lambda b: len(set(re.split(r"[-_]", b.id)) & clues.words))
+    # the execution provider the text names, else the backend most of whose name it says
+    backend = max(backends, key=lambda b: (bool(set(b.aliases) & clues.providers),
+                                           len(set(re.split(r"[-_]", b.id)) & clues.words)))
     sizes = node.get("sizes") or ((8,), (16,))
     pairs = list(zip(*sizes))
     wanted = {k: v for k, v in node.items() if k in ("coordinate_transformation_mode", "nearest_mode")}
-    try:
-        target = spec_of(computation(Question.of(mode=mode, backend="onnxruntime", attributes=wanted)))
-    except ValueError:
+    target = _target_spec(mode, wanted)
+    if target is None:
         return ""
-    goal = [weights(n, m, target) for n, m in pairs]
-    from .question import ATTRIBUTES
+    try:
+        goal = [weights(n, m, target) for n, m in pairs]
+    except (ValueError, NotImplementedError):
+        return ""
     rows = []
-    for transform in ATTRIBUTES["coordinate_transformation_mode"][:5]:
-        for rounding in (ATTRIBUTES["nearest_mode"] if mode == "nearest" else (None,)):
-            attrs = {"coordinate_transformation_mode": transform, **({"nearest_mode": rounding} if rounding else {})}
-            try:
-                q = Question.of(mode=mode, backend=backend.id, attributes=attrs, training=False, reference=None)
-                if any(f.severity == "error" or f.status == "fails" for f in check(q)):
-                    continue
-                spec = spec_of(computation(q))
-                diff = max(float(np.abs(weights(n, m, spec) - g).max()) for (n, m), g in zip(pairs, goal))
-            except (ValueError, NotImplementedError):
-                continue
-            rows.append((diff, ", ".join(f"{k}={v}" for k, v in attrs.items())))
+    for said, spec in _runnable(backend.id, mode):
+        try:
+            diff = max(float(np.abs(weights(n, m, spec) - g).max()) for (n, m), g in zip(pairs, goal))
+        except (ValueError, NotImplementedError):
+            continue
+        rows.append((diff, said))
     if not rows:
         return ""
     rows.sort()

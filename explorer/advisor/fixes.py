@@ -17,6 +17,7 @@ import numpy as np
 
 from ..engine.memory import require, shape_text
 from ..errors import ArgumentTypeError, ArgumentValueError
+from ..validate import is_bfloat16, is_float
 from .backend_calls import compute, output_size
 from .findings import Finding, Fix, describe_change, findings_for, make_fix
 from .knowledge import load
@@ -48,8 +49,8 @@ def as_nchw(x) -> np.ndarray:
         x = np.asarray(x)
     except Exception as exc:  # noqa: BLE001 - report what was passed
         raise ArgumentTypeError(f"x must be an array, got {type(x).__name__}: {exc}") from None
-    if x.dtype == object or x.dtype.kind not in "fiub":
-        raise ArgumentTypeError(f"x must be a numeric array, got dtype {x.dtype}")
+    if x.dtype == object or (x.dtype.kind not in "fiub" and not is_bfloat16(x.dtype)):
+        raise ArgumentTypeError(f"x must be a numeric array (integers, floats or bfloat16), got dtype {x.dtype}")
     if x.ndim < 2:
         raise ArgumentValueError(f"x must have at least 2 dimensions (H, W), got shape {x.shape}")
     if x.ndim == 2:
@@ -162,7 +163,7 @@ def suggest_fixes(x, mode=None, backend=None, size=None, scale_factor=None, grad
     out = tuple(output_size(setup, spatial, size, scale_factor))
     setup = setup.with_sizes(spatial, out)
     check_measurement_memory(x.shape, x.shape[:2] + out, setup.training, "measuring fixes")
-    task = _Task(setup, x.astype(np.float64) if x.dtype.kind != "f" else x, size, scale_factor, out,
+    task = _Task(setup, x if is_float(x.dtype) else x.astype(np.float64), size, scale_factor, out,
                  _upstream_gradient(x, out, setup.training, grad_output))
     reference_setup = setup if reference is None else setup.changed(backend=reference, mode=setup.spelling)
     task.y_ref, task.g_ref = compute(reference_setup, task.x, size, scale_factor, task.grad, intended=True)

@@ -50,6 +50,9 @@ converter_versions  the converter's versions the record holds for
 fixes               ids of ``data/fixes.toml`` entries
 shared_text         true when the text is printed for any operation, not only resizes (``only Tensors of
                     floating point dtype can require gradients``): diagnose does not claim it
+generic_text        true when other calls of the library print the same text too (Pillow's ``image has wrong
+                    mode``): diagnose claims it only when the paste also names a resize (a resize call,
+                    operator or node)
 when                conditions: dtype, spatial_dims, align_corners (true / false / "unset"), antialias,
                     deterministic, exporter, opset (a range), ratio, scale_factor, argument; and the ONNX
                     attributes of the node (``ATTRIBUTE_KEYS``: coordinate_transformation_mode, nearest_mode,
@@ -253,6 +256,7 @@ class Record:
     fixes: tuple[str, ...] = ()
     when: dict = field(default_factory=dict)
     shared_text: bool = False
+    generic_text: bool = False
 
     @property
     def library(self) -> str:
@@ -408,7 +412,7 @@ def _record(runtime: str, entry: dict) -> Record:
         converter=entry.pop("converter", None),
         converter_versions=VersionRange(entry.pop("converter_versions", "*")),
         fixes=_tuple(entry.pop("fixes", None)), when=dict(entry.pop("when", {})),
-        shared_text=bool(entry.pop("shared_text", False)))
+        shared_text=bool(entry.pop("shared_text", False)), generic_text=bool(entry.pop("generic_text", False)))
     if entry:
         raise ArgumentValueError(f"record {record_id!r} in {runtime}.toml has unknown fields {sorted(entry)}")
     return record

@@ -23,7 +23,7 @@ import numpy as np
 
 from .. import validate
 from ..engine import fixed_point
-from ..engine.execute import execute
+from ..engine.execute import execute, work_itemsize
 from ..engine.memory import check_memory
 from ..engine.plan import axis_plan, plan_nbytes
 from ..engine.resize import check_gradient
@@ -68,6 +68,9 @@ def prepare(lib: Library, mode: str, options: dict, shape, dtype, size=None, sca
     call = Request(lib, mode, options, tuple(shape), np.dtype(dtype), tuple(axes), tuple(lengths), tuple(factors),
                 direction, size_given=size is not None)
     lib.validate_call(call)
+    if validate.is_float(call.dtype) and call.dtype.name not in lib.float_dtypes:
+        raise ArgumentTypeError(f"{lib.title} {mode}: {call.dtype} arrays are not modelled for this library (it "
+                                f"resizes {', '.join(lib.float_dtypes)}); convert with x.astype(np.float32)")
     for axis, (n, m) in zip(axes, lengths):
         if n < 1:
             raise ArgumentValueError(f"cannot resize axis {axis} of length {n}: it is empty")
@@ -118,7 +121,7 @@ def _check_call_memory(call: Request, specs, scales):
     if call.dtype.kind in "iub" and not gather and not backward:
         itemsize = fixed_point.WORK_BYTES  # integer rounding works in int64, several arrays at once
     else:
-        itemsize = max(call.dtype.itemsize, 4)  # float16 is computed in float32
+        itemsize = max(work_itemsize(call.dtype), 4)  # float16 and bfloat16 are computed in float32
     if backward:
         check_memory(call.output_shape, {a: n for a, (n, _) in zip(call.axes, call.lengths)}, itemsize,
                      "gradient", plan_bytes)
@@ -141,8 +144,12 @@ def _resample(call: Request, x: np.ndarray) -> np.ndarray:
         if lib.nearest_keeps_dtype and all(plan.nearest for _, plan in plans):
             return execute(x, plans)  # a gather keeps the dtype
         return lib.resize_integer(call, x, plans, specs)
-    if x.dtype.kind != "f":
+    if not validate.is_float(x.dtype):
         raise ArgumentTypeError(f"cannot resize an array of dtype {x.dtype}; use float32 or float64")
+    if validate.is_reduced_float(x.dtype):
+        out = lib.resize_reduced(call, x, plans, specs)
+        if out is not None:
+            return out
     order = lib.pass_order(call)
     if order is not None:  # the order matters for rounding: resize axis by axis in the library's order
         out = x
@@ -161,6 +168,10 @@ def run_backward(call: Request, grad: np.ndarray, what: str | None = None) -> np
         return np.zeros(call.shape, grad.dtype)
     _, plans = build_plans(call)
     check_gradient(grad, call.shape, plans, what or f"{call.library.id} {call.mode}")
+    if validate.is_reduced_float(grad.dtype):
+        out = call.library.transpose_reduced(call, grad, plans)
+        if out is not None:
+            return out
     return execute(grad, plans, transpose=True)
 
 
@@ -201,7 +212,7 @@ def library_resize(x, size=None, library=None, mode=None, axes=None, scale_facto
 
 def _transpose(grad, input_shape, size, lib, native, opts, axes, scale_factor):
     grad = validate.array(grad, "grad")
-    if grad.dtype.kind != "f":
+    if not validate.is_float(grad.dtype):
         raise ArgumentTypeError(f"grad must be a floating point array, got {grad.dtype}")
     input_shape = validate.shape(input_shape, grad.ndim, "input_shape", "grad")
     call = prepare(lib, native, opts, input_shape, grad.dtype, size, scale_factor, axes, direction="backward")

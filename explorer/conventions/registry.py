@@ -38,6 +38,8 @@ hook                          decides
 ``pass_order(call)``          the order the library resizes axes in, when it rounds between passes
 ``resize_integer``            how integer arrays are resized by an interpolating mode
 ``finish(call, x, y)``        what the library does to a forward result after resampling (scikit-image's clip)
+``resize_reduced``,           how float16 and bfloat16 arrays are resized (forward) and their gradients
+``transpose_reduced``         computed (None: in float32, rounded once at the end, as most kernels do)
 ``gradient_error``            why the library has no gradient for a mode or dtype (None: it has one)
 ============================  =============================================================================
 
@@ -127,6 +129,8 @@ class Library:
     no_gradient: str = ""
     # integer arrays: a nearest gather keeps the dtype (else resize_integer decides)
     nearest_keeps_dtype: bool = True
+    # the float dtypes whose arithmetic is modelled (others raise naming them); bfloat16 only where measured
+    float_dtypes: tuple[str, ...] = ("float16", "float32", "float64")
     # how an image explorer passes a scale: "size" (the common floor(n * scale), so every library's output has
     # the same shape) or "scale_factor" (the library's own scale rules)
     image_scale: str = "size"
@@ -264,6 +268,16 @@ class Library:
     def finish(self, call: Request, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         """The forward result ``y`` of input ``x`` as the library returns it (default: as resampled)."""
         return y
+
+    def resize_reduced(self, call: Request, x: np.ndarray, plans: list, specs: list) -> np.ndarray | None:
+        """Resize a float16 or bfloat16 array where the library's kernels round otherwise than once at the end
+        (None: the engine's passes in float32, the result rounded to ``x.dtype``)."""
+        return None
+
+    def transpose_reduced(self, call: Request, grad: np.ndarray, plans: list) -> np.ndarray | None:
+        """The gradient for a float16 or bfloat16 ``grad`` where the library accumulates otherwise than in
+        float32 with one rounding at the end (None: that)."""
+        return None
 
     def gradient_error(self, mode: str, options: dict, dtype=None) -> str | None:
         """Why the library has no gradient for this mode (and, when given, this dtype), or None when it has one."""

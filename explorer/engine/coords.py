@@ -207,6 +207,8 @@ ARITHMETIC = {
     # PyTorch's float kernels (float32 opmath with a fused coordinate, or double with floorf); uint8 input
     # takes the generic float64 weights, as PyTorch's int16 path computes its weights in double
     "torch": (np.float64, np.float64, np.float64, False),
+    # PyTorch's channels-last linear kernels: the same, with float weights for float16 and bfloat16 input too
+    "torch_opmath": (np.float64, np.float64, np.float64, False),
     # JAX with 64-bit mode off: the whole weight matrix in float32
     "jax_float32": (np.float32, np.float64, np.float32, False),
     # TensorFlow ResizeBilinear / ResizeBicubic / ResizeArea: float32 scale and coordinates, never fused

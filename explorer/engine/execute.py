@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 
+from .. import validate
 from ..errors import ArgumentTypeError, ArgumentValueError
 from ..limits import TILE_BYTES, TILE_PLANE_BYTES
 from .band import Band
@@ -24,10 +25,11 @@ def execute(x: np.ndarray, plans: list[tuple[int, AxisPlan]], *, transpose: bool
             out: np.ndarray | None = None, extrapolation_value: float = 0.0) -> np.ndarray:
     """Apply the band of each ``(axis, plan)`` to ``x`` (``transpose=True``: the transposed bands).
 
-    dtypes: float32 and float64 are computed in their own precision, float16 in float32 (the result is
-    float16); integer arrays are gathered as they are by nearest plans (forward only) and rejected otherwise.
-    Transposed, the outputs a plan sets to the extrapolation value receive no gradient.  With ``out`` the
-    result is written there and ``out`` itself is returned (it may be ``x``).
+    dtypes: float32 and float64 are computed in their own precision, float16 and bfloat16 in float32 (the
+    result is rounded once to the input's dtype, to nearest even); integer arrays are gathered as they are by
+    nearest plans (forward only) and rejected otherwise.  Transposed, the outputs a plan sets to the
+    extrapolation value receive no gradient.  With ``out`` the result is written there and ``out`` itself is
+    returned (it may be ``x``).
 
     >>> import numpy as np
     >>> from explorer.engine import Spec, axis_plan
@@ -67,11 +69,22 @@ def execute(x: np.ndarray, plans: list[tuple[int, AxisPlan]], *, transpose: bool
     return y
 
 
+def work_itemsize(dtype) -> int:
+    """Bytes per element of the arrays :func:`execute` computes with for an array of ``dtype`` (float16 and
+    bfloat16 are computed in float32): what its memory checks count.
+
+    >>> work_itemsize(np.float16), work_itemsize(np.float64), work_itemsize(np.uint8)
+    (4, 8, 1)
+    """
+    dtype = np.dtype(dtype)
+    return 4 if validate.is_reduced_float(dtype) else dtype.itemsize
+
+
 def _compute_dtype(dtype: np.dtype, nearest: bool, direction: str):
     """The dtype the contraction runs in, and the dtype of the result."""
     if dtype in (np.float32, np.float64):
         return dtype, dtype
-    if dtype == np.float16:
+    if validate.is_reduced_float(dtype):
         return np.dtype(np.float32), dtype
     if nearest and direction == "forward" and (dtype.kind in "iub"):
         return dtype, dtype  # a gather keeps any dtype
@@ -211,3 +224,96 @@ def _fill_outside(y, plans, value):
             index = [slice(None)] * y.ndim
             index[axis] = np.nonzero(plan.outside)[0]
             y[tuple(index)] = value
+
+
+# ------------------------------------------------------------------------------------------------ rounded sums
+# Some kernels on 2-byte floats round after every addition instead of accumulating in float32 (PyTorch's
+# adaptive average pooling in 3-D and its backward, TensorFlow's nearest gradient).  The two functions below
+# compute such sums for separable plans, reading only which inputs each output's taps cover (every tap counts
+# once, its weight is not read): each is one vectorised pass per position in the window, in the loops' order.
+
+def _windows(plan: AxisPlan):
+    band = plan.band
+    return np.asarray(band.start, np.int64), np.asarray(band.length, np.int64)
+
+
+def window_sums_rounded(x: np.ndarray, plans) -> np.ndarray:
+    """For every output, the sum of the inputs its taps cover, added one by one in ``x.dtype`` (each addition
+    rounded), the window walked in C order (first resized axis outermost), starting from zero.
+
+    >>> import numpy as np
+    >>> from explorer.engine import Spec, axis_plan
+    >>> plan = axis_plan(4, 2, Spec("adaptive_area"))
+    >>> window_sums_rounded(np.array([1.0, 2.0, 3.0, 4.0], np.float16), [(0, plan)]).tolist()
+    [3.0, 7.0]
+    """
+    shape = list(x.shape)
+    windows = []
+    for axis, plan in plans:
+        shape[axis] = plan.m
+        windows.append((axis,) + _windows(plan))
+    acc = np.zeros(shape, x.dtype)
+    widest = [int(length.max(initial=0)) for _, _, length in windows]
+    for offsets in np.ndindex(*widest):
+        index = [slice(None)] * x.ndim
+        valid = np.ones((), bool)
+        for k, ((axis, start, length), j) in enumerate(zip(windows, offsets)):
+            inside = j < length
+            take = np.where(inside, start + j, start)
+            view = [1] * x.ndim
+            view[axis] = len(take)
+            index[axis] = take.reshape(view)
+            valid = valid & inside.reshape(view)
+        vals = x[_open_mesh(index, x.shape)]
+        acc = np.where(valid, (acc.astype(np.float32) + vals.astype(np.float32)).astype(x.dtype), acc)
+    return acc
+
+
+def scatter_rounded(values: np.ndarray, plans, input_shape) -> np.ndarray:
+    """Every output's value added to each input its taps cover, the additions into one input made in the
+    order of the outputs (C order) in ``values.dtype``, each rounded: the transpose of
+    :func:`window_sums_rounded`, accumulated as a C loop over the outputs does.
+
+    >>> import numpy as np
+    >>> from explorer.engine import Spec, axis_plan
+    >>> plan = axis_plan(2, 4, Spec("nearest", coordinate_transformation_mode="asymmetric", nearest_mode="floor"))
+    >>> scatter_rounded(np.array([1.0, 2.0, 3.0, 4.0], np.float16), [(0, plan)], (2,)).tolist()
+    [3.0, 7.0]
+    """
+    acc = np.zeros(tuple(input_shape), values.dtype)
+    covers = []
+    for axis, plan in plans:
+        start, length = _windows(plan)
+        n = plan.n
+        # the outputs covering input i form one run: from the first whose window ends after i to the last
+        # whose window starts at or before i (windows move forward with the output index)
+        first = np.searchsorted(start + length - 1, np.arange(n), side="left")
+        last = np.searchsorted(start, np.arange(n), side="right") - 1
+        count = np.maximum(last - first + 1, 0)
+        covers.append((axis, first, count))
+    widest = [int(count.max(initial=0)) for _, _, count in covers]
+    for offsets in np.ndindex(*widest):
+        index = [slice(None)] * values.ndim
+        valid = np.ones((), bool)
+        for (axis, first, count), k in zip(covers, offsets):
+            inside = k < count
+            take = np.clip(np.where(inside, first + k, 0), 0, values.shape[axis] - 1)
+            view = [1] * values.ndim
+            view[axis] = len(take)
+            index[axis] = take.reshape(view)
+            valid = valid & inside.reshape(view)
+        vals = values[_open_mesh(index, values.shape)]
+        acc = np.where(valid, (acc.astype(np.float32) + vals.astype(np.float32)).astype(values.dtype), acc)
+    return acc
+
+
+def _open_mesh(index, shape):
+    """Broadcastable index arrays selecting ``index`` (arrays on some axes, full slices elsewhere)."""
+    out = []
+    for k, item in enumerate(index):
+        if isinstance(item, slice):
+            view = [1] * len(shape)
+            view[k] = shape[k]
+            item = np.arange(shape[k]).reshape(view)
+        out.append(item)
+    return tuple(out)

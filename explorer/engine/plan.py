@@ -513,3 +513,18 @@ def weights(n_in: int, n_out: int, spec: Spec | None = None, scale: float | None
     plan = axis_plan(n_in, n_out, spec, scale, dtype=dtype)
     return plan.band.dense()
 
+
+
+def rounded_weights(plan: AxisPlan, dtype) -> AxisPlan:
+    """``plan`` with every weight rounded to ``dtype`` (a 2-byte float: a library that casts its weight
+    matrices to the image's type before multiplying, as JAX does).
+
+    >>> import numpy as np
+    >>> plan = axis_plan(3, 2, Spec("linear"))
+    >>> rounded_weights(plan, np.float16).band.dense().tolist() == plan.band.dense().astype(np.float16).tolist()
+    True
+    """
+    band = plan.band
+    weights = band.weights.astype(dtype).astype(np.float64)
+    return AxisPlan(plan.n, plan.m, Band(band.rows, band.cols, band.start, weights, band.length), plan.coordinates,
+                    plan.step, plan.outside, plan.nearest)

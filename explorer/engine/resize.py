@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import validate
 from ..errors import ArgumentTypeError, ArgumentValueError
-from .execute import execute
+from .execute import execute, work_itemsize
 from .memory import check_memory
 from .plan import AxisPlan, axis_plan, plan_nbytes
 from .spec import Spec
@@ -73,7 +73,7 @@ def resize(x, size, spec: Spec | None = None, axes=None, scale_factor=None, out=
     """
     spec = spec if spec is not None else Spec()
     x = validate.array(x, "x")
-    plans = axis_plans(x.shape, size, spec, axes, scale_factor, x.dtype.itemsize, dtype=x.dtype)
+    plans = axis_plans(x.shape, size, spec, axes, scale_factor, work_itemsize(x.dtype), dtype=x.dtype)
     return execute(x, plans, out=out, extrapolation_value=spec.extrapolation_value)
 
 
@@ -91,7 +91,7 @@ def resize_backward(grad, input_shape, size, spec: Spec | None = None, axes=None
     spec = spec if spec is not None else Spec()
     grad = validate.array(grad, "grad")
     input_shape = validate.shape(input_shape, grad.ndim, "input_shape", "grad")
-    plans = axis_plans(input_shape, size, spec, axes, scale_factor, grad.dtype.itemsize, direction="backward",
+    plans = axis_plans(input_shape, size, spec, axes, scale_factor, work_itemsize(grad.dtype), direction="backward",
                        dtype=grad.dtype)
     check_gradient(grad, input_shape, plans, f"resizing to size {validate.lengths(size)}")
     return execute(grad, plans, transpose=True, out=out)

@@ -5,6 +5,7 @@ the test.  The live rows run the installed library."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from explorer.advisor import knowledge
@@ -81,6 +82,88 @@ PINNED = [
     ("tensorrt-7-pytorch-half-pixel-length-1", "8.0", False, "onnx/onnx-tensorrt @ 8.0-GA: absent"),
     ("tensorrt-7-linear-coordinates", "8.0", False, "onnx/onnx-tensorrt @ 8.0-GA: the 7.x coordinate assertion gone"),
     ("tvm-relay-opset18-attributes", "0.20.0", False, "apache/tvm tags/v0.20.0 has no Relay ONNX frontend"),
+    ("ort-qnn-float-model-1.15", "1.16.3", True,
+     "microsoft/onnxruntime resize_op_builder.cc @ v1.16.3: ValidateOp 'QNN Resize only supports nearest_mode: floor!'"),
+    ("ort-qnn-float-model-1.15", "1.17.0", False, "resize_op_builder.cc @ v1.17.0: no ValidateOp (e70a23f8dc, #17641)"),
+    ("ort-nnapi-resize-empty-input", "1.15.1", True,
+     "nnapi base_op_builder.cc @ v1.15.1: every input of the node unit asked for a shape"),
+    ("ort-nnapi-resize-empty-input", "1.16.0", False,
+     "nnapi base_op_builder.cc @ v1.16.0: 'if (!input.node_arg.Exists()) continue;'"),
+    ("ort-webgl-resize-empty-input", "1.15.1", True, "js/web/lib/onnxjs/graph.ts @ v1.15.1: no exception for ''"),
+    ("ort-webgl-resize-empty-input", "1.16.0", False,
+     "graph.ts @ v1.16.0: '' accepted for Resize (a3e02e8e2a, #16594; git tag --contains -> v1.16.0)"),
+    ("onnx-tf-frontend-no-resize", "1.2.0", True, "onnx/onnx-tensorflow @ v1.2.0: onnx_tf/frontend.py present"),
+    ("onnx-tf-frontend-no-resize", "1.3.0", False, "onnx/onnx-tensorflow @ v1.3.0: no onnx_tf/frontend.py"),
+    ("onnx2tf-3d-resize-size-before-1.12.2", "1.11.11", True,
+     "PINTO0309/onnx2tf Resize.py @ 1.11.11: new_size = graph_node_output.shape[-2:]"),
+    ("onnx2tf-3d-resize-size-before-1.12.2", "1.12.2", False,
+     "git tag --contains ad8308f8 (#366, shape[-len(numeric_bools):]) -> 1.12.2 first"),
+    ("onnx2tf-cubic-coordinate-modes", "2.0.19", False, "git tag --contains 0809bf97 -> 2.0.20 first"),
+    ("onnx2tf-cubic-coordinate-modes", "2.6.7", True, "PINTO0309/onnx2tf Resize.py @ 2.6.7 line 197"),
+    ("onnx2tf-cubic-static-sizes", "2.0.19", False, "git tag --contains 0809bf97 -> 2.0.20 first"),
+    ("onnx2tf-cubic-static-sizes", "2.6.7", True, "PINTO0309/onnx2tf Resize.py @ 2.6.7 line 190"),
+    ("tvm-relax-resize-shape-expr-before-0.22", "0.21.0", True,
+     "apache/tvm onnx_frontend.py @ tags/v0.21.0: 'Only constant scales currently supported.'"),
+    ("tvm-relax-resize-shape-expr-before-0.22", "0.22.0", False,
+     "git tag --contains a493c5707c (#18209: ShapeExpr scales/sizes) -> v0.22.0 first"),
+    ("tvm-relax-resize-computed-scales", "0.23.0", False,
+     "apache/tvm onnx_frontend.py @ tags/v0.23.0: assert f'Type {type(scales)} ...' (a string, never fires)"),
+    ("tvm-relax-resize-computed-scales", "0.24.0", True, "onnx_frontend.py @ tags/v0.24.0: raise ValueError"),
+    ("tvm-relay-scale-or-size", "0.19.0", True,
+     "apache/tvm relay/frontend/onnx.py @ tags/v0.19.0 line 3998: 'One of scale or size should be passed, not both.'"),
+    ("tvm-relay-scale-or-size", "0.20.0", False, "apache/tvm tags/v0.20.0 has no Relay ONNX frontend"),
+    ("tinygrad-interpolate-size", "0.9.0", False, "tinygrad/tinygrad git grep 'invalid {size=}' @ v0.9.0: 0 hits"),
+    ("tinygrad-interpolate-size", "0.10.0", True, "tinygrad/tinygrad tinygrad/tensor.py @ v0.10.0"),
+    ("tinygrad-onnx-resize-batch-channel", "0.10.0", False, "tinygrad/tinygrad git grep @ v0.10.0: 0 hits"),
+    ("tinygrad-onnx-resize-batch-channel", "0.11.0", True, "tinygrad/tinygrad tinygrad/frontend/onnx.py @ v0.11.0"),
+    ("mnn-onnx-resize-converter-missing", "0.2.0.9", True,
+     "alibaba/MNN @ 0.2.0.9: onnxConverter.cpp DCHECK NOT_SUPPORTED_OP and no 'Onnx Resize' converter"),
+    ("mnn-onnx-resize-converter-missing", "0.2.1.2", False, "alibaba/MNN @ 0.2.1.2: OnnxUpsample.cpp converts Resize"),
+    ("mnn-onnx-resize-input-count", "1.0.2", True,
+     "alibaba/MNN OnnxUpsample.cpp @ 1.0.2 line 107: '(inputs.size() == 4) || (inputs.size() == 2)'"),
+    ("mnn-onnx-resize-input-count", "1.1.0", False, "OnnxUpsample.cpp @ 1.1.0 line 108: 'inputs.size() >= 2'"),
+    ("kornia-resize-antialias-even-kernel", "0.5.0", False, "kornia/kornia affwarp.py @ v0.5.0: no antialias"),
+    ("kornia-resize-antialias-even-kernel", "0.5.7", True,
+     "kornia/kornia affwarp.py @ 0.5.7 line 588: ks = int(2.0 * 2 * sigmas[0] + 1)"),
+    ("kornia-resize-antialias-even-kernel", "0.5.8", False, "affwarp.py @ 0.5.8: '# Make sure it is odd'"),
+    ("tensorrt-7.0-empty-constant-input", "7.0", True,
+     "onnx/onnx-tensorrt ModelImporter.cpp @ 84b5be1 (7.0 release) line 175: 'if (output && !outputName.empty())'"),
+    ("tensorrt-7.0-empty-constant-input", "7.1", False, "ModelImporter.cpp @ tags/release/7.1: 'output.is_weights()'"),
+    ("migraphx-resize-operator-checks", "6.1", False,
+     "ROCm/AMDMIGraphX op/resize.hpp @ rocm-6.1.2: no 'One and only one of sizes or scales'"),
+    ("migraphx-resize-operator-checks", "6.2", True, "op/resize.hpp @ rocm-6.2.0: present"),
+    ("openvino-myriad-interpolate-modes", "2022.3.2", True,
+     "openvinotoolkit/openvino#25628: the text on 2022.3.2 MYRIAD"),
+    ("openvino-myriad-interpolate-modes", "2023.0.2", False, "the openvino 2023.0.2 wheel ships no MYRIAD plugin"),
+    ("tfjs-wasm-resize-kernels", "3.18.0", True,
+     "tensorflow/tfjs: git tag --contains d26c9cc56 (wasm ResizeNearestNeighbor.ts) -> tfjs-v3.19.0 first"),
+    ("tfjs-wasm-resize-kernels", "3.19.0", False, "tensorflow/tfjs @ tfjs-v3.19.0: the kernel is registered"),
+    ("tfjs-converter-resize-nearest-2018", "1.2.8", False,
+     "tensorflow/tfjs tfjs-converter/python/tensorflowjs/op_list/image.json @ tfjs-v1.2.8 lists ResizeNearestNeighbor"),
+    ("candle-onnx-resize-nearest-floor-only", "0.9.1", False,
+     "huggingface/candle candle-onnx/src/eval.rs @ 0.9.1: no Resize arm"),
+    ("candle-onnx-resize-nearest-floor-only", "0.11.0", True, "candle-onnx/src/eval.rs @ 0.11.0 line 2333"),
+    ("candle-onnx-no-resize-before-0.9.2", "0.9.1", True,
+     "candle-onnx/src/eval.rs @ 0.9.1 line 1963: 'unsupported op_type {op_type} for op {node:?}', no Resize arm"),
+    ("candle-onnx-no-resize-before-0.9.2", "0.10.0", False, "git tag --contains 36508a2c9 -> 0.9.2-alpha.1 first"),
+]
+
+#: (record id, converter release, holds there, what decides it) for records whose converter's release decides
+CONVERTER_PINNED = [
+    ("torchvision-resize-max-size-before-0.10", "0.9.1", True,
+     "torchvision 0.9.1 wheel: def resize(img, size, interpolation) (functional.py line 340)"),
+    ("torchvision-resize-max-size-before-0.10", "0.10.0", False, "torchvision 0.10.0 wheel: resize(..., max_size=None)"),
+    ("torchvision-resize-object-from-before-0.10", "0.9.1", False, "torchvision 0.9.1 wheel: Resize has no max_size"),
+    ("torchvision-resize-object-from-before-0.10", "0.10.0", True,
+     "torchvision 0.10.0 wheel: Resize.forward reads self.max_size (transforms.py line 297)"),
+    ("torchvision-no-resize-before-0.2", "0.1.9", True, "torchvision 0.1.9 wheel: transforms.py has Scale, no Resize"),
+    ("torchvision-no-resize-before-0.2", "0.2.0", False, "torchvision 0.2.0 wheel: class Resize (transforms.py line 121)"),
+    ("torchvision-pil-only-before-0.8", "0.7.0", True, "torchvision 0.7.0 wheel: functional.resize is PIL only"),
+    ("torchvision-pil-only-before-0.8", "0.8.0", False, "torchvision 0.8.0 wheel: resize(img: Tensor, ...)"),
+    ("litert-quantizer-resize-nearest-before-2.8", "2.3.0", True,
+     "tensorflow/tensorflow#43080: 16x8 quantization of RESIZE_NEAREST_NEIGHBOR refused on 2.3.0"),
+    ("litert-quantizer-resize-nearest-before-2.8", "2.13.1", False,
+     "measured: tensorflow-cpu 2.13.1 writes a quantized RESIZE_NEAREST_NEIGHBOR for int8 and 16x8"),
 ]
 
 
@@ -88,6 +171,27 @@ PINNED = [
 def test_bound_agrees_with_the_pinned_fact(record_id, release, holds, why):
     record = KB.record(record_id)
     assert record.versions.contains(release) is holds, f"{record_id} at {release}: {why}"
+
+
+@pytest.mark.parametrize("record_id, release, holds, why", CONVERTER_PINNED,
+                         ids=lambda x: x if isinstance(x, str) else None)
+def test_converter_bound_agrees_with_the_pinned_fact(record_id, release, holds, why):
+    record = KB.record(record_id)
+    assert record.converter is not None
+    assert record.converter_versions.contains(release) is holds, f"{record_id} at {record.converter} {release}: {why}"
+
+
+def test_integer_interpolate_scales_refused_by_the_installed_openvino():
+    """The live side of openvino-interpolate-scales-element-type: the installed release refuses int64 scales."""
+    pytest.importorskip("openvino", reason="the oracle libraries are installed by the 'oracles' extra")
+    import openvino.opset10 as ops
+
+    x = ops.parameter([1, 8, 10, 10], np.float32)
+    with pytest.raises(Exception, match="Scales element type must be f32, f16 or bf16"):
+        ops.interpolate(x, ops.constant(np.array([20, 20], np.int64)), ops.constant(np.array([2, 2], np.int64)),
+                        mode="nearest", shape_calculation_mode="scales", axes=ops.constant(np.array([2, 3], np.int64)))
+    import openvino
+    assert KB.record("openvino-interpolate-scales-element-type").versions.contains(openvino.__version__.split("-")[0])
 
 
 def test_the_table_samples_enough_records_across_runtimes():
@@ -110,7 +214,7 @@ def test_lanczos_exists_in_the_installed_torch():
 
 def test_float16_scales_refused_by_the_installed_onnxruntime():
     ort = pytest.importorskip("onnxruntime")
-    onnx = pytest.importorskip("onnx")
+    pytest.importorskip("onnx")
     import numpy as np
     from onnx import TensorProto, helper
     x = helper.make_tensor_value_info("X", TensorProto.FLOAT, [1, 1, 4, 4])

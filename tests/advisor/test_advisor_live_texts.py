@@ -361,6 +361,11 @@ TF = {
     "tf-xla-antialias": _tf_xla("bilinear", antialias=True),
     "tf-second-order-other-modes": _tf_second_order("nearest"),
     "tf-unknown-method": lambda: _tf().image.resize(_tf().zeros((1, 8, 8, 3)), (16, 16), method="cubic"),
+    "tf-resize-size-from-unknown-static-shape": lambda: _tf().function(
+        lambda x: _tf().image.resize(x, (x.shape[1] * 2, x.shape[2] * 2), method="nearest"),
+        input_signature=[_tf().TensorSpec((1, None, None, 3))]).get_concrete_function(),
+    "tf-resize-images-dtype": lambda: _tf().function(lambda x: _tf().image.resize(x, (16, 16), method="nearest"))
+    .get_concrete_function(_tf().TensorSpec((1, 8, 8, 3), _tf().bool)),
     "tf-argument-shapes": lambda: _tf().image.resize(_tf().zeros((1, 1, 8, 8, 3)), (16, 16)),
     "tf-v1-align-corners-half-pixel": lambda: _tf().raw_ops.ResizeBilinear(
         images=_tf().zeros((1, 8, 8, 3)), size=[16, 16], align_corners=True, half_pixel_centers=True),
@@ -442,6 +447,7 @@ def _image():
 PILLOW = {
     "pillow-unknown-filter": lambda: _image()[1].resize((16, 16), resample=99),
     "pillow-argument-sizes": lambda: _image()[1].resize((0, 16)),
+    "pillow-resize-float-size": lambda: _image()[1].resize((8.5, 16)),
     "pillow-reducing-gap": lambda: _image()[1].resize((16, 16), reducing_gap=0.5),
     "pillow-transform-filters": lambda: _image()[1].rotate(10, resample=_image()[0].Resampling.LANCZOS),
     "pillow-antialias-constant-removed": lambda: _image()[1].resize((16, 16), _image()[0].ANTIALIAS),

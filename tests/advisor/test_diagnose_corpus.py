@@ -29,20 +29,21 @@ def test_corpus_is_real_and_sourced():
     assert sum(not e["expected"]["is_resize_error"] for e in CORE) >= 15  # look-alike negatives
 
 
-def test_core_accuracy_is_at_least_90_percent():
+# Floors a little under the accuracy measured when they were set: core 128 of 130, extended 143 of 154.
+def test_core_accuracy_keeps_its_measured_floor():
     accuracy, misses = score("core")
-    assert accuracy >= 0.90, misses
+    assert accuracy >= 0.96, misses
 
 
-def test_extended_accuracy_is_at_least_90_percent():
+def test_extended_accuracy_keeps_its_measured_floor():
     accuracy, misses = score("extended")
-    assert accuracy >= 0.90, misses
+    assert accuracy >= 0.91, misses
 
 
-# Floors measured on the sets of the vendor runtimes and converters (backend, device and warnings scored too):
-# fresh.json was built from (52 of 94 right when the floor was set), heldout.json was scored once after the
-# records were written (23 of 66), never tuned on.
-@pytest.mark.parametrize("name, floor", [("fresh", 0.55), ("heldout", 0.34)])
+# Floors measured on the sets of the vendor runtimes and converters (backend, device and warnings scored too),
+# a little under what was reached when they were set: fresh.json 77 of 94, heldout.json 54 of 66 (both sets
+# were used for building once heldout's first score, 23 of 66, had been taken).
+@pytest.mark.parametrize("name, floor", [("fresh", 0.79), ("heldout", 0.78)])
 def test_vendor_sets_keep_their_measured_floor(name, floor):
     entries = load(name)
     assert all(e["source"].startswith("https://") and e["retrieved"] == "quoted" for e in entries)
@@ -51,11 +52,12 @@ def test_vendor_sets_keep_their_measured_floor(name, floor):
 
 
 @pytest.mark.parametrize("name", ["fresh", "heldout"])
-def test_vendor_sets_claim_no_look_alike_beyond_the_measured(name):
-    """Negatives wrongly matched, counted: fresh 2 and heldout 3 when measured; no more."""
+def test_vendor_sets_claim_no_look_alike(name):
+    """No negative of these sets (a text about another operator of the same runtime) is claimed."""
     entries = [e for e in load(name) if not e["expected"]["is_resize_error"]]
+    assert len(entries) >= 5
     wrong = [e["id"] for e in entries if explorer.diagnose(e["text"]).matched]
-    assert len(wrong) <= {"fresh": 2, "heldout": 3}[name], wrong
+    assert wrong == []
 
 
 @pytest.mark.parametrize("entry", [e for e in CORE if e["expected"]["is_resize_error"]], ids=lambda e: e["id"])

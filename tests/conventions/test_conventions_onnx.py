@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import explorer
 from explorer.conventions import NoGradientError, library_resize, library_resize_backward, preset, presets
 from preset_cases import image, options_id, size_grid
 
@@ -166,3 +167,22 @@ def test_antialias_with_align_corners_stretches_by_the_scale(mode, exclude_outsi
         want = ort_resize(x, mode, scales=[np.float32(sh), np.float32(sw)], **options)
         got = library_resize(x, library="onnx", mode=mode, scale_factor=(sh, sw), axes=(0, 1), **options)
         np.testing.assert_allclose(got, want, rtol=0, atol=1e-5, err_msg=f"{h}x{w} x ({sh}, {sw})")
+
+
+@pytest.mark.parametrize("mode", ["linear", "cubic"])
+@pytest.mark.parametrize("exclude_outside", [0, 1])
+def test_antialias_copies_an_axis_whose_length_does_not_change(mode, exclude_outside):
+    """Note [unit-scale axes]: with antialias, an axis whose scale is not 1 but whose length does not change
+    (floor(5 * 1.1) = 5) is copied by ONNX Runtime's separable passes while the other axis is resized."""
+    options = {"antialias": 1, "exclude_outside": exclude_outside}
+    for h, w, sh, sw in [(5, 13, 1.1, 0.6), (9, 7, 0.45, 1.05), (6, 11, 2.3, 1.02), (12, 4, 0.7, 1.2)]:
+        x = image(("aa-same-length", mode, h, w), (h, w))
+        scales = [np.float32(sh), np.float32(sw)]
+        want = ort_resize(x, mode, scales=scales, **options)
+        got = library_resize(x, library="onnx", mode=mode, scale_factor=(sh, sw), axes=(0, 1), **options)
+        assert got.shape == want.shape and (want.shape[0] == h or want.shape[1] == w)
+        np.testing.assert_allclose(got, want, rtol=0, atol=1e-5, err_msg=f"{h}x{w} x ({sh}, {sw})")
+        # the copy matters: the antialiased kernel stepping by the scale on that axis is not a copy
+        spec = preset("onnx", mode, **options)
+        stepped = explorer.resize(x, want.shape, spec, axes=(0, 1), scale_factor=[float(s) for s in scales])
+        assert np.abs(stepped - want).max() > 1e-3

@@ -262,3 +262,41 @@ def test_area_to_an_empty_output_is_empty_as_in_torch(shape, kwargs, dtype):
     assert str(ours.value) == str(torch_error.value)
     with pytest.raises(RuntimeError, match="sizes should be greater than 0"):
         explorer.interpolate(x.astype(np.float32), mode="nearest", **kwargs)
+
+
+ZERO_CHANNEL_CALLS = [(mode, dims, kw) for mode, dims, kw in [
+    ("nearest", 1, {}), ("nearest", 2, {}), ("nearest", 3, {}), ("nearest-exact", 2, {}), ("linear", 1, {}),
+    ("bilinear", 2, {}), ("bicubic", 2, {}), ("trilinear", 3, {}), ("bilinear", 2, {"antialias": True}),
+    ("lanczos", 2, {"antialias": True}), ("area", 1, {}), ("area", 2, {}), ("area", 3, {})]]
+
+
+@pytest.mark.parametrize("lead", [(2, 0), (0, 0), (0, 2)], ids=["C0", "N0C0", "N0"])
+@pytest.mark.parametrize("mode,dims,kw", ZERO_CHANNEL_CALLS,
+                         ids=[f"{m}-{d}d{'-aa' if k else ''}" for m, d, k in ZERO_CHANNEL_CALLS])
+def test_empty_batch_and_channels_are_refused_or_accepted_as_in_torch(mode, dims, kw, lead):
+    """Zero channels: every upsample kernel refuses them ("Non-empty 4D data tensor expected ..."); area
+    accepts them forward in 1-D and 2-D but not in 3-D, and its backward refuses them.  A zero batch passes."""
+    shape, size = lead + (4,) * dims, (6,) * dims
+    for direction in ("forward", "backward"):
+        xt = torch.zeros(shape, requires_grad=direction == "backward")
+        try:
+            yt = F.interpolate(xt, size=size, mode=mode, **kw)
+            if direction == "backward":
+                yt.backward(torch.zeros(yt.shape))
+            refused = None
+        except RuntimeError as exc:
+            refused = str(exc)
+        x = np.zeros(shape, np.float32)
+        if refused is None:
+            if direction == "forward":
+                assert explorer.interpolate(x, size=size, mode=mode, **kw).shape == tuple(yt.shape)
+            else:
+                assert explorer.interpolate_backward(np.zeros(lead + size, np.float32), shape, size=size, mode=mode,
+                                                     **kw).shape == shape
+            continue
+        with pytest.raises(RuntimeError) as ours:
+            if direction == "forward":
+                explorer.interpolate(x, size=size, mode=mode, **kw)
+            else:
+                explorer.interpolate_backward(np.zeros(lead + size, np.float32), shape, size=size, mode=mode, **kw)
+        assert str(ours.value) == refused, direction

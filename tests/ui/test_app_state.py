@@ -29,7 +29,7 @@ def test_defaults_have_every_required_key():
     ({"reference": 3}, "reference=3 is not valid"),
     ({"align_corners": "yes"}, "align_corners='yes' is not valid; choose one of: False, True"),
     ({"antialias": 1}, "antialias=1 is not valid"),
-    ({"library": "torchvision"}, "library='torchvision' is not valid"),
+    ({"library": "matlab"}, "library='matlab' is not valid"),
     ({"libraries": ["torch", "matlab"]}, "libraries='matlab' is not valid"),
     ({"backend": "tpu-magic"}, "backend='tpu-magic' is not valid"),
     ({"version": "9.9.9"}, "version='9.9.9' is not valid .*for backend 'torch'"),

@@ -258,10 +258,10 @@ def test_library_conventions(app):
 
 
 def test_libraries_tab(app):
-    for libraries in [("torch",), tuple(LIBRARIES), ("pillow", "torch")]:
-        app.set(tab="libraries", libraries=libraries, mode="bicubic")
+    for chosen in [("torch",), tuple(LIBRARIES), ("pillow", "torch")]:
+        app.set(tab="libraries", libraries=chosen, mode="bicubic")
         data = app.tabs["libraries"].data
-        assert tuple(data.outputs) == libraries
+        assert tuple(data.outputs) == chosen
         size = tuple(int(n * app.state["scale"]) for n in app.image.shape[:2])
         x = np.ascontiguousarray(np.moveaxis(app.image, 2, 0))[None]
         expected = np.moveaxis(explorer.interpolate(x, mode="bicubic", size=size)[0], 0, 2)

@@ -21,5 +21,8 @@ RUNTIME = register(Runtime(
     backends=(Backend("candle", "huggingface candle Tensor::upsample_nearest2d / upsample_bilinear2d",
                       ("cpu", "cuda", "metal"), "rust",
                       modes={"upsample_nearest2d": "nearest", "upsample_bilinear2d": "linear"},
-                      computes=linear_or_floor_nearest, writes=_writes),),
-    words=("candle", "candle_core"), also={"candle": "burn"}, version_markers=("candle-core-",)))
+                      computes=linear_or_floor_nearest, writes=_writes),
+              # candle-onnx's evaluator (simple_eval) runs a Resize node with upsample_nearest2d; its records only
+              Backend("candle-onnx", "candle-onnx's ONNX evaluator (candle_onnx::simple_eval) running a Resize node",
+                      ("cpu", "cuda", "metal"), "onnx", aliases=("candle_onnx",), spelling="onnx", runs_nodes=True)),
+    words=("candle", "candle_core", "candle_onnx"), also={"candle": "burn"}, version_markers=("candle-core-",)))

@@ -230,5 +230,5 @@ RUNTIME = register(Runtime(
               Backend("litert-builtin", "LiteRT's builtin CPU kernels without the default delegates",
                       ("cpu",), "python", aliases=("tflite-builtin",), spelling="litert",
                       computes=_computes("builtin"), writes=_writes("builtin"))),
-    words=("litert", "tflite", "ai_edge_litert"),
+    words=("litert", "tflite", "ai_edge_litert", "tflite_runtime", "tfliteconverter"),
     version_markers=("ai-edge-litert==", "ai_edge_litert==", "litert version: ")))

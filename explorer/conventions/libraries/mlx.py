@@ -22,7 +22,6 @@ Spec(kernel='linear', coordinate_transformation_mode='mlx_centred', index_arithm
 
 from __future__ import annotations
 
-import numpy as np
 
 from ...engine.spec import Spec
 from ...errors import ArgumentValueError

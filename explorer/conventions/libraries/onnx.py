@@ -14,6 +14,10 @@ Opset 10 has no attributes but ``mode``: coordinates are asymmetric and ONNX Run
 when downsampling and truncates when upsampling (``nearest_mode="simple"``).  Coordinates are float32,
 ``x = (i + 0.5) / scale - 0.5`` (``index_arithmetic="onnxruntime"``).
 
+Note [bfloat16]: ONNX Runtime 1.32's CPU provider registers no bfloat16 Resize kernel: a session with a
+bfloat16 Resize fails to build ("NOT_IMPLEMENTED : Could not find an implementation for Resize(19) node")
+[measured]; the explorer refuses it with that reason.
+
 Note [antialias with align_corners]: with ``antialias=1`` and ``align_corners`` ONNX Runtime places the
 samples at ``i * (n-1)/(m-1)`` but stretches the kernel by the scale, ``n/m`` (or ``1/scale``), not by the
 sample spacing ``(n-1)/(m-1)`` (measured against ONNX Runtime 1.32, CPU); taps outside the image follow
@@ -33,8 +37,9 @@ import math
 
 import numpy as np
 
+from ... import validate
 from ...engine.spec import Spec
-from ...errors import ArgumentValueError, choice_error
+from ...errors import ArgumentValueError, UnsupportedError, choice_error
 from ..declarations import Backend, Computation, Runtime
 from ..registry import Closest, Library, Option, register
 
@@ -204,6 +209,15 @@ class Onnx(Library):
         copy = _COPY.replace(extrapolation_value=spec.extrapolation_value)  # other axes may extrapolate
         return [copy if copied else spec for copied in _copied_axes(call)]
 
+    def validate_call(self, call):
+        """Note [bfloat16]."""
+        if validate.is_bfloat16(call.dtype):
+            raise UnsupportedError(
+                f"ONNX Runtime has no bfloat16 Resize on CPU: creating the session fails with "
+                f"\"[ONNXRuntimeError] : 9 : NOT_IMPLEMENTED : Could not find an implementation for "
+                f"Resize({resize_version(call.options['opset'])}) node\" (measured, ONNX Runtime 1.32); "
+                "cast to float32 before the Resize")
+
     def output_is_empty(self, call):
         return any(m == 0 for _, m in call.lengths)
 
@@ -310,7 +324,7 @@ def _ep(backend_id, description, devices, aliases=()):
 RUNTIME = register(Runtime(
     id="onnxruntime", title="ONNX Runtime", order=40,
     backends=(Backend("onnxruntime", "ONNX Resize run by ONNX Runtime", ("cpu", "cuda", "rocm"), "onnx",
-                      aliases=("ort", "onnx", "onnxruntime-cpu"), spelling="onnx", computes=_computes,
+                      aliases=("ort", "onnx", "onnxruntime-cpu", "cpuexecutionprovider"), spelling="onnx", computes=_computes,
                       writes=write_node, runs_nodes=True),
               _ep("onnxruntime-cuda", "ONNX Runtime's CUDA execution provider", ("cuda",),
                   ("ort-cuda", "cudaexecutionprovider", "onnxruntime-gpu")),

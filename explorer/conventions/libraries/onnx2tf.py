@@ -29,5 +29,5 @@ RUNTIME = register(Runtime(
     id="onnx2tf", title="onnx2tf", order=170,
     backends=(Backend("onnx2tf", "onnx2tf: ONNX converted to TensorFlow / TFLite", ("cpu", "gpu"), "onnx",
                       spelling="onnx", computes=_computes, writes=write_node, runs_nodes=True),),
-    words=("onnx2tf",),
+    words=("onnx2tf", "onnx_op_name", "input_onnx_file_path"),  # its error log names the ONNX file and node
     version_markers=("onnx2tf==", "onnx2tf v", "onnx2tf-")))

@@ -39,6 +39,22 @@ Note [antialias output width 1]
     (``num_channels == unpacked_output.size(0)``).  Backward is the true transpose.  [measured, torch 2.13.0
     CPU with AVX2]
 
+Note [reduced floats]
+    float16 and bfloat16 are computed as PyTorch 2.13's CPU kernels compute them (opmath float): nearest
+    gathers; the generic linear and bicubic kernels round their weights to the input's type, then multiply and
+    sum in float and round once (explorer.engine.native.pytorch); the channels-last linear kernel (2-D when
+    ``H_out + W_out <= 128``, the rule of Note [nearest_idx]; 3-D in its channels-last case) keeps float
+    weights.  Adaptive average pooling (``area``) sums in float and divides by ``kh`` then ``kw`` in float in
+    1-D and 2-D (AdaptiveAvgPoolKernel.cpp), but in 3-D sums in the input's type, rounding after every
+    addition and after each division by ``kd``, ``kh``, ``kw``; to one output per plane it is ``input.mean()``
+    (a float sum divided by the count: AdaptiveAveragePooling.cpp, AdaptiveAveragePooling3d.cpp).  Backward:
+    the interpolating and nearest kernels accumulate in a float buffer and round once; ``area``'s backward
+    rounds ``grad / kh / kw`` after each division and adds it into the gradient in the input's type, output
+    by output (``mean``'s: the gradient divided by the count, rounded once).  Antialias has no reduced kernel
+    (``"compute_index_ranges_weights" not implemented``).  [measured against torch 2.13.0 CPU
+    bit for bit; PyTorch running on one thread with exactly 3 channels takes the channels-last bilinear kernel
+    at any size, which is not modelled]
+
 >>> import numpy as np, explorer
 >>> x = np.arange(16, dtype=np.float64).reshape(1, 1, 4, 4)
 >>> explorer.interpolate(x, size=(3, 3), mode="bilinear")[0, 0, 0].round(6).tolist()
@@ -57,6 +73,7 @@ import numpy as np
 from ... import validate
 from ...engine import fixed_point
 from ...engine.band import Band
+from ...engine.execute import scatter_rounded, window_sums_rounded
 from ...engine.plan import AxisPlan
 from ...engine.spec import Spec
 from ...errors import (
@@ -245,7 +262,7 @@ def _check_sizes(spatial, output_size, hint: str = ""):
 
 
 _TORCH_DTYPE_NAMES = {"float16": "Half", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int",
-                      "int64": "Long", "bool": "Bool", "uint16": "UInt16", "uint32": "UInt32",
+                      "bfloat16": "BFloat16", "int64": "Long", "bool": "Bool", "uint16": "UInt16", "uint32": "UInt32",
                       "uint64": "UInt64", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
 
 
@@ -254,13 +271,13 @@ def _check_dtype(dtype, mode, antialias, direction):
     if dtype in (np.float32, np.float64):
         return
     name = _TORCH_DTYPE_NAMES.get(dtype.name, dtype.name)
-    if direction == "backward" and dtype.kind != "f":
+    if direction == "backward" and not validate.is_float(dtype):
         raise ArgumentTypeError(f"only floating point gradients exist: grad_output has dtype {dtype} "
                                 "(PyTorch: only Tensors of floating point dtype can require gradients)")
-    if dtype == np.float16:
+    if validate.is_reduced_float(dtype):
         if antialias or mode == "lanczos":
             raise UnsupportedError(f'"compute_index_ranges_weights" not implemented for \'{name}\' '
-                                   f"(PyTorch has no float16 {mode} antialias kernel on CPU)")
+                                   f"(PyTorch has no {dtype} {mode} antialias kernel on CPU)")
         return
     if dtype == np.uint8:
         if mode in ("nearest", "nearest-exact") or mode in UINT8_MODES:
@@ -270,7 +287,7 @@ def _check_dtype(dtype, mode, antialias, direction):
         raise UnsupportedError(f'"compute_indices_weights_linear" not implemented for \'Byte\' '
                                f"(PyTorch has no uint8 {mode} kernel; convert with x.astype(np.float32))")
     raise UnsupportedError(f'"{mode}" not implemented for \'{name}\' (PyTorch resizes float32, float64, '
-                           "float16 and, for most modes, uint8)")
+                           "float16, bfloat16 and, for most modes, uint8)")
 
 
 # ------------------------------------------------------------------------------------------------ the library
@@ -295,9 +312,26 @@ def _repeats_first_row(call: Request) -> bool:
     (n_rows, m_rows), (_, m_cols) = call.lengths
     if m_cols != 1 or m_rows == n_rows:
         return False
-    if call.dtype.kind == "f":
+    if validate.is_float(call.dtype):
         return bool(call.options["antialias"])
     return _nc_shape(call)[1] > _AVX_CHANNELS
+
+
+def _check_channels(call: Request):
+    """Zero channels: the upsample kernels' ``upsample_Nd_common_check`` and adaptive average pooling's
+    non-batch-dimension checks refuse them [measured, torch 2.13.0: the texts below]."""
+    shape = list(_nc_shape(call))
+    if shape[1] != 0:
+        return
+    if call.mode != "area":
+        raise InvalidSizeError(f"Non-empty {len(shape)}D data tensor expected but got a tensor with sizes {shape}")
+    if len(shape) == 5:
+        raise InvalidSizeError(f"adaptive_avg_pool3d(): Expected input to have non-zero size for non-batch "
+                               f"dimensions, but input has sizes {shape} with dimension 1 being empty")
+    if call.direction == "backward":  # 1-D pools as 2-D on (N, C, 1, L)
+        grad = shape[:2] + [1] * (len(shape) == 3) + [m for _, m in call.lengths]
+        raise InvalidSizeError(f"adaptive_avg_pool2d_backward(): Expected grad_output to have non-zero size for "
+                               f"non-batch dimensions, but grad_output has sizes {grad} with dimension 1 being empty")
 
 
 def _check_avx_uint8(call: Request):
@@ -309,6 +343,24 @@ def _check_avx_uint8(call: Request):
         raise UnsupportedError("PyTorch 2.13's AVX2 uint8 kernel fails an internal assert for a 3-channel image "
                                "resized to 1x1 (RuntimeError: num_channels == unpacked_output.size(0) INTERNAL "
                                "ASSERT FAILED); convert with x.astype(np.float32) or use another size")
+
+
+def _pools_to_one(call: Request) -> bool:
+    """``adaptive_avg_pool2d/3d`` to an output of one element per plane is ``input.mean()`` (1-D pools as 2-D
+    on (N, C, 1, L), so an output length 1 counts too)."""
+    return all(m == 1 for _, m in call.lengths)
+
+
+def _divide_by_windows(values, plans, dtype):
+    """``values`` divided by each output's window length along every resized axis in turn, rounded to
+    ``dtype`` after each division (``sum / kd / kh / kw``)."""
+    out = values.astype(dtype)
+    for axis, plan in plans:
+        view = [1] * out.ndim
+        view[axis] = plan.m
+        lengths = np.asarray(plan.band.length, np.float32).reshape(view)
+        out = (out.astype(np.float32) / lengths).astype(dtype)
+    return out
 
 
 def _first_row_everywhere(plan: AxisPlan) -> AxisPlan:
@@ -376,6 +428,7 @@ class PyTorch(Library):
     )
     gradient_modes = None  # every mode has a backward kernel on CPU
     image_scale = "scale_factor"
+    float_dtypes = ("float16", "bfloat16", "float32", "float64")  # Note [reduced floats]
 
 
     def code(self, mode, options, h, w):
@@ -419,6 +472,7 @@ class PyTorch(Library):
         _check_lanczos(call.mode, options["align_corners"], options["antialias"])
         _check_sizes([n for n, _ in call.lengths], [m for _, m in call.lengths])
         _check_dtype(call.dtype, call.mode, options["antialias"], call.direction)
+        _check_channels(call)
         _check_avx_uint8(call)
 
     # ---------------------------------------------------------------- weights
@@ -427,8 +481,35 @@ class PyTorch(Library):
             _nc_shape(call), [m for _, m in call.lengths], call.direction)
 
     def call_spec(self, call):
-        return torch_spec(call.mode, bool(call.options["align_corners"]), call.options["antialias"], call.dtype,
+        spec = torch_spec(call.mode, bool(call.options["align_corners"]), call.options["antialias"], call.dtype,
                           self._indexed(call))
+        if call.mode in ("bilinear", "trilinear") and validate.is_reduced_float(call.dtype) \
+                and nearest_kernel_is_indexed(_nc_shape(call), [m for _, m in call.lengths], call.direction):
+            spec = spec.replace(index_arithmetic="torch_opmath")  # Note [reduced floats]: the channels-last kernel
+        return spec
+
+    def resize_reduced(self, call, x, plans, specs):
+        """Note [reduced floats]: adaptive average pooling sums window by window."""
+        if call.mode != "area":
+            return None
+        if _pools_to_one(call):  # input.mean(): a float sum divided by the count, rounded once
+            axes = tuple(axis for axis, _ in plans)
+            total = x.astype(np.float32).sum(axis=axes, keepdims=True, dtype=np.float32)
+            return (total / np.float32(math.prod(n for n, _ in call.lengths))).astype(x.dtype)
+        if len(plans) == 3:  # the 3-D kernel sums and divides in the input's type
+            total = window_sums_rounded(x, plans)
+            return _divide_by_windows(total, plans, x.dtype)
+        total = window_sums_rounded(x.astype(np.float32), plans)  # a float sum, divided in float
+        return _divide_by_windows(total, plans, np.float32).astype(x.dtype)
+
+    def transpose_reduced(self, call, grad, plans):
+        """Note [reduced floats]: ``grad / kh / kw`` added into the gradient in its own type."""
+        if call.mode != "area":
+            return None
+        if _pools_to_one(call):  # mean's backward: grad / count, rounded once, to every input
+            share = (grad.astype(np.float32) / np.float32(math.prod(n for n, _ in call.lengths))).astype(grad.dtype)
+            return np.broadcast_to(share, call.shape).copy()
+        return scatter_rounded(_divide_by_windows(grad, plans, grad.dtype), plans, call.shape)
 
     def kernel_scales(self, call):
         """The user's factors, except where PyTorch's kernels step by ``n/m`` (Notes [nearest_idx] and
@@ -497,15 +578,18 @@ def _interpolate_call(shape, dtype, size, scale_factor, mode, align_corners, rec
     _check_rank(mode, ndim)
     _check_lanczos(mode, align_corners, antialias)
     if _empty_pooling(mode, shape[2:], output_size):
+        if ndim == 5 and shape[1] == 0:  # the forward refuses zero channels first
+            raise InvalidSizeError(f"adaptive_avg_pool3d(): Expected input to have non-zero size for non-batch "
+                                   f"dimensions, but input has sizes {list(shape)} with dimension 1 being empty")
         if direction == "backward":
             grad_shape = list(shape[:2]) + list(output_size)
-            empty = next(k for k, m in enumerate(grad_shape) if k >= 2 and m == 0)
+            empty = next(k for k, m in enumerate(grad_shape) if k >= 1 and m == 0)
             if ndim == 3:  # adaptive_avg_pool1d runs as 2-D on (N, C, 1, L)
-                grad_shape, empty = grad_shape[:2] + [1] + grad_shape[2:], empty + 1
+                grad_shape, empty = grad_shape[:2] + [1] + grad_shape[2:], empty + (empty >= 2)
             raise InvalidSizeError(f"adaptive_avg_pool{max(ndim - 2, 2)}d_backward(): Expected grad_output to have "
                                    f"non-zero size for non-batch dimensions, but grad_output has sizes {grad_shape} "
                                    f"with dimension {empty} being empty")
-        if ndim == 5 and np.dtype(dtype).kind != "f":  # adaptive_avg_pool3d checks the dtype even then
+        if ndim == 5 and not validate.is_float(dtype):  # adaptive_avg_pool3d checks the dtype even then
             name = _TORCH_DTYPE_NAMES.get(np.dtype(dtype).name, np.dtype(dtype).name)
             raise UnsupportedError(f'"adaptive_avg_pool3d_cpu" not implemented for \'{name}\'')
         return tuple(shape[:2]) + tuple(output_size)
@@ -523,7 +607,8 @@ def interpolate(input, size=None, scale_factor=None, mode: str = "nearest", alig
     Modes: ``nearest``, ``nearest-exact``, ``linear`` (3-D), ``bilinear``/``bicubic``/``lanczos`` (4-D),
     ``trilinear`` (5-D), ``area``.  With ``scale_factor`` the output size is ``floor(n * scale_factor)``
     and, unless ``recompute_scale_factor``, the kernel steps by ``1/scale_factor``.  float32 and float64 keep
-    their dtype; float16 is computed in float32; uint8 follows PyTorch's CPU kernels bit for bit (nearest
+    their dtype; float16 and bfloat16 (ml_dtypes) are computed in float32 and rounded where PyTorch's kernels
+    round (Note [reduced floats]); uint8 follows PyTorch's CPU kernels bit for bit (nearest
     modes gather; bilinear, bicubic and lanczos use its int16 fixed point, the output one pixel wide of Note
     [antialias output width 1] included); other dtypes raise as PyTorch does.  ``area`` to an output length 0
     returns an empty array, as PyTorch's adaptive average pooling does (every other mode raises).
@@ -601,7 +686,8 @@ def _writes(q, h, w, size, scale_factor):
 
 RUNTIME = register(Runtime(
     id="torch", title="PyTorch", order=10,
-    backends=(Backend("torch", "torch.nn.functional.interpolate", ("cpu", "cuda", "mps", "xpu", "xla"), "python",
-                      aliases=("pytorch", "libtorch"), spelling="torch", computes=_computes, writes=_writes),),
-    words=("torch", "pytorch", "aten", "libtorch", "torchvision"),
+    backends=(Backend("torch", "torch.nn.functional.interpolate", ("cpu", "cuda", "mps", "xpu", "xla", "tpu"), "python",
+                      aliases=("pytorch", "libtorch", "torch-xla", "torch_xla"), spelling="torch", computes=_computes,
+                      writes=_writes),),
+    words=("torch", "pytorch", "aten", "libtorch", "torchvision", "torch_xla"),
     version_markers=("torch.onnx.export version ", "torch==", "pytorch version: ", "torch version: ", "/torch-")))

@@ -7,6 +7,14 @@ without antialias run ``ResizeBilinear``/``ResizeBicubic`` with half-pixel centr
 ``lanczos3/5``, ``gaussian``, ``mitchellcubic`` run ``ScaleAndTranslate`` (drop out-of-image taps and
 renormalise).  ``ResizeBicubic`` reads Keys' cubic from a 1024-entry table (kernel ``keys_cubic_table1024``).
 
+Note [reduced floats]
+    A float16 or bfloat16 image: every method but ``nearest`` returns float32, computed as for the float32
+    image of the same values (the ops read the input as float); ``nearest`` gathers and keeps the dtype, and its
+    gradient (ResizeNearestNeighborGrad) adds into the image's dtype output by output, rounding each addition.
+    The gradient TensorFlow returns for a reduced image through ResizeBilinear is the float32 gradient rounded
+    once to that dtype; ResizeBicubic returns none (its gradient is registered for float32 and float64 only)
+    and ScaleAndTranslateGrad refuses it.  [measured, TF 2.21 CPU]
+
 >>> from explorer.conventions import preset
 >>> preset("tensorflow", "bicubic").kernel, preset("tensorflow", "bicubic", antialias=True).kernel
 ('keys_cubic_table1024', 'cubic')
@@ -18,6 +26,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ... import validate
+from ...engine.execute import execute, scatter_rounded
 from ...engine.spec import Spec
 from ...errors import ArgumentValueError
 from ..library_resize import promote_to_float32
@@ -133,9 +143,21 @@ class TensorFlow(Library):
         opts = "".join(f", {k}={v!r}" for k, v in options.items())
         return "python", f'y = tf.image.resize(x_nhwc, ({h}, {w}), method="{mode}"{opts})'
 
+    float_dtypes = ("float16", "bfloat16", "float32", "float64")  # Note [reduced floats]
+
     def resize_integer(self, call, x, plans, specs):
         """Integer images are computed and returned in float32."""
         return promote_to_float32(call, x, plans, specs)
+
+    def resize_reduced(self, call, x, plans, specs):
+        """Note [reduced floats]: float32 out, but for nearest."""
+        return None if all(plan.nearest for _, plan in plans) else promote_to_float32(call, x, plans, specs)
+
+    def transpose_reduced(self, call, grad, plans):
+        """Note [reduced floats]: nearest accumulates in the dtype; the other methods' upstream is float32."""
+        if all(plan.nearest for _, plan in plans):
+            return scatter_rounded(grad, plans, call.shape)
+        return execute(grad.astype(np.float32), plans, transpose=True)
     no_gradient = "TensorFlow registers no gradient for ResizeArea (LookupError: gradient registry has no " \
                   "entry for: ResizeArea)"
 
@@ -144,10 +166,10 @@ class TensorFlow(Library):
         raises InvalidArgumentError "cannot compute ScaleAndTranslateGrad as input #1(zero-based) was expected
         to be a float tensor but is a double tensor"]."""
         reason = super().gradient_error(mode, options, dtype)
-        if reason is None and dtype is not None and np.dtype(dtype) == np.float64 \
+        if reason is None and dtype is not None and validate.is_float(dtype) and np.dtype(dtype) != np.float32 \
                 and self.spec(mode, options).index_arithmetic == "tf_scale_and_translate":
-            return ("TensorFlow's ScaleAndTranslateGrad (antialias, lanczos, gaussian, mitchellcubic) takes float32 "
-                    "only: a float64 image raises InvalidArgumentError; cast to float32")
+            return (f"TensorFlow's ScaleAndTranslateGrad (antialias, lanczos, gaussian, mitchellcubic) takes float32 "
+                    f"only: a {np.dtype(dtype)} image raises InvalidArgumentError; cast to float32")
         return reason
 
     def validate(self, mode, options):

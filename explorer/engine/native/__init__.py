@@ -40,6 +40,7 @@ class Native:
 #: index_arithmetic row -> its native builder
 NATIVE: dict[str, Native] = {
     "torch": Native(pytorch.build, pytorch.key),
+    "torch_opmath": Native(pytorch.build_opmath, pytorch.key_opmath),
     "jax_float32": Native(jax.build, jax.key),
     "tensorflow": Native(tensorflow.build, tensorflow.key),
     "opencv": Native(opencv.build, opencv.key),

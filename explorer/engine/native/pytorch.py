@@ -19,6 +19,13 @@ for float64; ``scalar_t`` is the input's own type.
   ``min(int(center + support + 0.5), n)``, ``w = filter((j + xmin - center + 0.5) * invscale)``, normalised by
   their sequential sum; float32 Keys with every multiply-add fused.  Lanczos calls glibc ``sinf``, which numpy
   cannot reproduce: weights within 2 float32 ulp.
+* float16 and bfloat16 (opmath float): the generic kernels (``upsample_generic_Nd_kernel_impl``, used by the
+  1-D linear, bicubic, 3-D and most 2-D calls) store their weights in the input's own type
+  (``compute_indices_weights_linear/cubic`` write ``scalar_t`` tensors): linear ``lambda1`` is rounded to it
+  and ``lambda0 = scalar_t(1) - lambda1`` is rounded again, each cubic coefficient is rounded; the products
+  and sums run in float (``Interpolate<...>::eval``), rounded once when stored.  The channels-last 2-D/3-D
+  linear kernel (``cpu_upsample_linear_channels_last``) keeps float weights: the row ``"torch_opmath"``.
+  Backward kernels compute float weights and accumulate in a float buffer.
 """
 
 from __future__ import annotations
@@ -38,14 +45,29 @@ def _opmath(dtype):
     dtype = np.dtype(dtype)
     if dtype == np.float64:
         return f64
-    if dtype.kind == "f":
+    if dtype.kind == "f" or dtype.name == "bfloat16":
         return f32
     return None
 
 
+def _stored(dtype, direction) -> np.dtype | None:
+    """The 2-byte type the generic forward kernels round their weights to, or None (weights kept in opmath)."""
+    if dtype is None or direction != "forward":
+        return None
+    dtype = np.dtype(dtype)
+    return dtype if dtype.itemsize == 2 and (dtype.kind == "f" or dtype.name == "bfloat16") else None
+
+
 def key(spec, dtype, direction):
     """(dtype, direction) as far as the weights depend on them: the opmath type (integers: their own dtype),
-    and the direction only for the float32 bicubic backward (unfused)."""
+    the direction only for the float32 bicubic backward (unfused); a 2-byte float forward keys on itself."""
+    stored = _stored(dtype, direction)
+    if stored is not None and not spec.antialias and spec.kernel in ("linear", "cubic"):
+        return stored, "forward"
+    return key_opmath(spec, dtype, direction)
+
+
+def key_opmath(spec, dtype, direction):
     t = _opmath(dtype)
     unfused = t is f32 and spec.kernel == "cubic" and not spec.antialias and direction == "backward"
     return (np.dtype(t) if t is not None else np.dtype(dtype)), ("backward" if unfused else "forward")
@@ -79,14 +101,18 @@ def _guard(x, n):
     return i0, lam
 
 
-def _linear(a: Axis, t) -> Taps:
+def _linear(a: Axis, t, stored=None) -> Taps:
     i = a.outputs()
     if a.n == a.m:  # compute_source_index_and_lambda: same length, copy
         return Taps(np.stack([i, i], 1), np.stack([np.ones(len(i)), np.zeros(len(i))], 1), i.astype(f64), 1.0)
     x, s = _source_index(a, t, fused=True)
     i0, l1 = _guard(np.maximum(x, t(0)).astype(t), a.n)  # linear clamps the coordinate at 0
     i1 = i0 + (i0 < a.n - 1)
-    l0 = (t(1) - l1).astype(t)
+    if stored is not None:  # lambda1 stored in scalar_t, then lambda0 = scalar_t(1) - lambda1, stored again
+        l1 = l1.astype(stored).astype(f32)
+        l0 = (f32(1) - l1).astype(stored).astype(f32)
+    else:
+        l0 = (t(1) - l1).astype(t)
     return Taps(np.stack([i0, i1], 1), np.stack([l0, l1], 1).astype(f64), x.astype(f64), float(s))
 
 
@@ -102,7 +128,7 @@ def _far(x, A, fused_middle: bool):  # cubic_convolution2
     return ((u * x).astype(x.dtype) - d(4) * A).astype(x.dtype)
 
 
-def _cubic(a: Axis, t) -> Taps:
+def _cubic(a: Axis, t, stored=None) -> Taps:
     fused = t is f32 and a.direction == "forward"
     x, s = _source_index(a, t, fused=fused)
     i0, lam = _guard(x, a.n)
@@ -111,6 +137,8 @@ def _cubic(a: Axis, t) -> Taps:
     w = np.stack([_far((lam.astype(f64) + 1.0).astype(t), A, fused), _near(lam, A), _near(one_minus, A),
                   _far((one_minus.astype(f64) + 1.0).astype(t), A, fused)], 1)
     index = np.clip(i0[:, None] - 1 + np.arange(4)[None, :], 0, a.n - 1)
+    if stored is not None:  # each coefficient stored in scalar_t
+        w = w.astype(stored).astype(f32)
     return Taps(index, w.astype(f64), x.astype(f64), float(s))
 
 
@@ -176,14 +204,20 @@ def _antialias(a: Axis, t) -> Taps | None:
     return Taps(index, w.astype(f64), coordinates, float(s), live=live)
 
 
-def build(a: Axis) -> Taps | None:
+def build(a: Axis, stored_weights: bool = True) -> Taps | None:
     t = _opmath(a.dtype)
     if t is None:
         return None
     if a.spec.antialias:
         return _antialias(a, t)
+    stored = _stored(a.dtype, a.direction) if stored_weights else None
     if a.spec.kernel == "linear":
-        return _linear(a, t)
+        return _linear(a, t, stored)
     if a.spec.kernel == "cubic":
-        return _cubic(a, t)
+        return _cubic(a, t, stored)
     return None
+
+
+def build_opmath(a: Axis) -> Taps | None:
+    """The channels-last linear kernels: weights kept in opmath for every dtype."""
+    return build(a, stored_weights=False)

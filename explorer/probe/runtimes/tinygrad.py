@@ -55,7 +55,6 @@ def _runner_class():
 
 def run(case, inputs, cell):
     _choose_device()
-    import numpy as np
     from tinygrad import Device, Tensor
 
     with cell.stage("convert"):
