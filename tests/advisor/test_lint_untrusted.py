@@ -12,7 +12,6 @@ import sys
 import pytest
 
 import explorer
-
 from explorer.__main__ import main
 from explorer.advisor.lint import lint
 from explorer.advisor.lint import python as python_reader
@@ -139,7 +138,7 @@ def test_diagnose_reads_standard_input_up_to_its_limit():
 def test_file_names_cannot_forge_a_line_of_the_text_report(capsys, tmp_path, name):
     (tmp_path / name).write_text(FAILING_CALL)
     for fmt in ("text", "github"):
-        code, out, err = run(capsys, "lint", str(tmp_path), "--backend", "burn-tch", "--format", fmt)
+        code, out, _ = run(capsys, "lint", str(tmp_path), "--backend", "burn-tch", "--format", fmt)
         assert code == 1
         for line in out.splitlines():
             assert not line.startswith("model.py"), line

@@ -35,9 +35,9 @@ _EVAL_DIRS = {"evaluators", "evaluation", "evaluations", "eval", "metrics"}
 _SCRIPT_DIRS = {"scripts", "tools", "demo", "demos"}
 _TEST_FILE = re.compile(r"(^test_.*|.*_test|^conftest|.*_tests)\.(py|rs)$")
 _PRE_FILE = re.compile(r"(preprocess|augment|transforms?\.py$|input_pipeline|_converter\.py$|data_?loader|"
-                       r"dataset)", re.I)
-_EVAL_FILE = re.compile(r"(^eval|_eval\.py$|evaluat|metric)", re.I)
-_SCRIPT_FILE = re.compile(r"^(demo|inference|infer|predict|app|export)[^/]*\.py$", re.I)
+                       r"dataset)", re.IGNORECASE)
+_EVAL_FILE = re.compile(r"(^eval|_eval\.py$|evaluat|metric)", re.IGNORECASE)
+_SCRIPT_FILE = re.compile(r"^(demo|inference|infer|predict|app|export)[^/]*\.py$", re.IGNORECASE)
 #: A file that shows it trains what it runs.
 TRAINS = re.compile(r"\.backward\s*\(|\bautograd\.grad\s*\(|\bjax\.(value_and_)?grad\s*\(|\bvalue_and_grad\s*\("
                     r"|\.gradient\s*\(|\boptim(?:izer)?\b|\boptax\b|\bbackward_step\b|\bAdamW?\b|\bSGD\b"

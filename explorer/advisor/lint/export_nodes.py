@@ -64,6 +64,11 @@ def source(exporter: str = "torchscript") -> str:
     return f"torch {meta['torch']} torch.onnx.export ({meta['exporter']}), measured ({TABLES[exporter].name})"
 
 
+def _text(value):
+    """An attribute's value as JSON holds it (bytes decoded)."""
+    return value.decode() if isinstance(value, bytes) else value
+
+
 def measure(exporter: str = "torchscript", opsets=None) -> dict:  # pragma: no cover - run by hand with torch, onnx
     import io
     import warnings
@@ -110,8 +115,7 @@ def measure(exporter: str = "torchscript", opsets=None) -> dict:  # pragma: no c
                                     "error": f"{(str(exc).splitlines() or [type(exc).__name__])[0][:300]}"}
                                 continue
                         nodes = [{"op": n.op_type, "attributes": {
-                            a.name: (lambda v: v.decode() if isinstance(v, bytes) else v)(
-                                onnx.helper.get_attribute_value(a)) for a in n.attribute}}
+                            a.name: _text(onnx.helper.get_attribute_value(a)) for a in n.attribute}}
                             for n in model.graph.node if n.op_type not in ("Constant", "Shape", "Gather", "Cast",
                                                                            "Concat", "Slice", "Unsqueeze")]
                         written_opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")),

@@ -91,7 +91,7 @@ class Question:
     training: bool | None = None
 
     @classmethod
-    def of(cls, backend, training: bool | None = None, **fields) -> "Question":
+    def of(cls, backend, training: bool | None = None, **fields) -> Question:
         target = Target.of(backend, fields.get("version"), fields.get("device"))
         given = dict(fields)
         outside = [k for k in given if k in FIELDS and k not in RUN_FIELDS]

@@ -67,7 +67,7 @@ def overridden(sites, texts) -> dict[str, list]:
         return {}
     names = "|".join(sorted(map(re.escape, wanted), key=len, reverse=True))
     keyword = re.compile(r"(?<![\w.])(" + names + r")\s*=(?!=)\s*([^,)\n#]+)")
-    key = re.compile(r"^\s*[\"']?(" + names + r")[\"']?\s*[:=]\s*([^,\n#}]+)", re.M)
+    key = re.compile(r"^\s*[\"']?(" + names + r")[\"']?\s*[:=]\s*([^,\n#}]+)", re.MULTILINE)
     found: dict[str, list] = {}
     for path, reader, text in texts:
         if not any(name in text for name in wanted):

@@ -29,7 +29,6 @@ from collections import Counter
 from ...errors import UnreadableError
 from ...limits import JSON_MAX_DEPTH, LINT_MAX_BASELINE_BYTES
 from ...reading import printable, read_text
-
 from .sites import source_lines
 
 _SUPPRESS = re.compile(r"explorer\s*:\s*ignore(?:\[([^\]]*)\])?(.*)", re.IGNORECASE)
