@@ -150,3 +150,23 @@ def test_comparison_finds_a_one_sample_change():
     fields = compare(case, x, y, equals=False)
     assert fields["verdict"] == "differs" and fields["differing"] == 1
     assert abs(fields["max_abs_diff"] - 0.01) < 1e-6
+
+
+def test_an_output_of_unwritten_memory_is_a_verdict_not_a_warning():
+    """OpenVINO's cubic resize of an NHWC input can return memory it never wrote, signalling NaNs included: the
+    comparison records the difference (inf) instead of raising a floating-point warning from the casts."""
+    import warnings
+
+    from explorer.probe.compare import compare, reference
+
+    case = next(c for c in cases("attributes") if c["mode"] == "linear")
+    x = make_input(case)
+    y = reference(case, x)[0].astype(np.float32)
+    bits = y.view(np.uint32)
+    bits.flat[0] = 0x7FA00000  # a signalling NaN
+    bits.flat[-1] = 0x00000006  # a denormal, as unwritten memory holds
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fields = compare(case, x, y, equals=False)
+    assert fields["verdict"] == "differs" and fields["max_abs_diff"] == "inf"
+    assert fields["differing"] >= 1
