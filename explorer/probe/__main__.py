@@ -47,7 +47,9 @@ def main(argv=None) -> int:
         if args.jobs < 1:
             print(f"--jobs must be at least 1, got {args.jobs}", file=sys.stderr)
             return 2
-        command = "python -m explorer.probe " + " ".join(shlex.quote(a) for a in (argv or sys.argv[1:]))
+        # the interpreter given to --python is a local path: the committed command names it PYTHON
+        command = "python -m explorer.probe " + " ".join(
+            "PYTHON" if (args.python and a == args.python) else shlex.quote(a) for a in (argv or sys.argv[1:]))
         start = time.perf_counter()
         try:
             probe(args.runtime, args.release, args.current, args.cases, args.jobs, args.venvs, Path(args.out),

@@ -66,10 +66,6 @@ def _short(options: dict) -> str:
         parts.insert(0, "v1")
     if options.get("half_pixel_centers"):
         parts.append("half_pixel_centers")
-    if "backend" in options:
-        parts.insert(0, options["backend"])
-    if options.get("layer"):
-        parts.insert(0, options["layer"])
     return "+".join(parts) or "default"
 
 
@@ -206,10 +202,73 @@ def jax_cases() -> list[dict]:
     return out
 
 
+KERAS_BACKENDS = ("tensorflow", "jax", "torch")
+KERAS_MODES = ("nearest", "bilinear", "bicubic", "lanczos3", "lanczos5", "area")
+KERAS_ANTIALIASED = ("bilinear", "bicubic", "lanczos3")
+
+
+def keras_cases() -> list[dict]:
+    """Keras 3 on each backend (kind ``keras-<backend>``, channels_last): ``keras.ops.image.resize`` with every
+    interpolation (x antialias where it applies) up, down and to 1x1, and uint8 up and down; ``layers.Resizing``
+    with the same configurations up and down; ``layers.UpSampling2D`` nearest and bilinear by 2 and 3; nearest
+    on a 4-channel image (the torch backend's channels-last kernel).  The same case on the three backends
+    differs only in ``options["backend"]``: the explorer computes each with that backend's convention."""
+    out = []
+    configurations = [(m, {}) for m in KERAS_MODES] + [(m, {"antialias": True}) for m in KERAS_ANTIALIASED]
+    for backend in KERAS_BACKENDS:
+        kind = f"keras-{backend}"
+        for mode, options in configurations:
+            opts = {"backend": backend, **options}
+            for name, geometry in GEOMETRIES_NHWC.items():
+                out.append(call_case(kind, "keras", mode, opts, geometry, tag=name, axes=(1, 2), train=False,
+                                     group="keras", prefix=f"{kind}/ops.image.resize", call="ops.image.resize"))
+                if name != "7x6-to-1x1":
+                    out.append(call_case(kind, "keras", mode, opts, geometry, tag=name, axes=(1, 2), train=False,
+                                         group="keras", prefix=f"{kind}/layers.Resizing", call="layers.Resizing"))
+            if not options:
+                for name in ("up-size", "down-size"):
+                    out.append(call_case(kind, "keras", mode, opts, GEOMETRIES_NHWC[name], dtype="uint8", tag=name,
+                                         axes=(1, 2), train=False, group="keras",
+                                         prefix=f"{kind}/ops.image.resize", call="ops.image.resize"))
+        for mode in ("nearest", "bilinear"):
+            for factor in (2, 3):
+                out.append(call_case(kind, "keras", mode, {"backend": backend, "layer": "UpSampling2D"},
+                                     ([1, 4, 5, 2], "size", [4 * factor, 5 * factor]), tag=f"x{factor}",
+                                     axes=(1, 2), train=False, group="keras", prefix=f"{kind}/layers.UpSampling2D",
+                                     call="layers.UpSampling2D"))
+        for name, geometry in (("4ch-up", ([1, 5, 7, 4], "size", [8, 11])),
+                               ("4ch-down", ([1, 9, 13, 4], "size", [4, 6]))):
+            out.append(call_case(kind, "keras", "nearest", {"backend": backend}, geometry, tag=name, axes=(1, 2),
+                                 train=False, group="keras", prefix=f"{kind}/ops.image.resize",
+                                 call="ops.image.resize"))
+    return out
+
+
+LITERT_FLAGS = ({}, {"align_corners": True}, {"half_pixel_centers": True},
+                {"align_corners": True, "half_pixel_centers": True})
+
+
+def litert_cases() -> list[dict]:
+    """LiteRT through TensorFlow's converter: ``RESIZE_BILINEAR`` and ``RESIZE_NEAREST_NEIGHBOR`` (from
+    ``tf.compat.v1.image.resize_bilinear`` / ``resize_nearest_neighbor``) x every align_corners /
+    half_pixel_centers pair x the interpreter's default kernels (XNNPACK) and its builtin kernels, float32 and
+    full-integer int8, up, down and to 1x1 (NHWC)."""
+    out = []
+    for mode in ("RESIZE_BILINEAR", "RESIZE_NEAREST_NEIGHBOR"):
+        for flags in LITERT_FLAGS:
+            for kernels in ("xnnpack", "builtin"):
+                for dtype in ("float32", "int8"):
+                    for name, geometry in GEOMETRIES_NHWC.items():
+                        tag = f"{kernels}/{name}"
+                        out.append(call_case("litert", "litert", mode, {**flags, "kernels": kernels}, geometry,
+                                             dtype=dtype, tag=tag, axes=(1, 2), train=False))
+    return out
+
+
 def by_id(table) -> dict:
     return {c["id"]: c for c in table}
 
 
 #: group name -> the function making its cases (merged into :data:`explorer.probe.cases.GROUPS`)
 CALL_GROUPS = {"torch": torch_cases, "torch-onnx": torch_onnx_cases, "tensorflow": tensorflow_cases,
-               "jax": jax_cases}
+               "jax": jax_cases, "keras": keras_cases, "litert": litert_cases}
