@@ -265,10 +265,37 @@ def litert_cases() -> list[dict]:
     return out
 
 
+#: NHWC geometries by a scale factor (MLX's Upsample takes a factor only)
+GEOMETRIES_NHWC_SCALE = {
+    "x2-scale": ([1, 4, 5, 2], "scale_factor", 2.0),
+    "up-scale": ([1, 4, 6, 2], "scale_factor", 1.5),
+    "down-scale": ([1, 10, 9, 2], "scale_factor", 0.6),
+}
+
+
+def mlx_cases() -> list[dict]:
+    """``mlx.nn.Upsample`` (channels last): nearest, linear and cubic x align_corners and antialias where they
+    apply, by an integer, a non-integer up and a down factor, float32 with ``mx.grad``; float16 and bfloat16
+    by the non-integer factors."""
+    out = []
+    configurations = (("nearest", {}), ("linear", {}), ("linear", {"align_corners": True}),
+                      ("linear", {"antialias": True}), ("cubic", {}), ("cubic", {"align_corners": True}),
+                      ("cubic", {"antialias": True}))
+    for mode, options in configurations:
+        for name, geometry in GEOMETRIES_NHWC_SCALE.items():
+            out.append(call_case("mlx", "mlx", mode, options, geometry, tag=name, axes=(1, 2)))
+        for dtype in ("float16", "bfloat16"):
+            for name in ("up-scale", "down-scale"):
+                out.append(call_case("mlx", "mlx", mode, options, GEOMETRIES_NHWC_SCALE[name], dtype=dtype,
+                                     tag=name, axes=(1, 2)))
+    return out
+
+
 def by_id(table) -> dict:
     return {c["id"]: c for c in table}
 
 
 #: group name -> the function making its cases (merged into :data:`explorer.probe.cases.GROUPS`)
 CALL_GROUPS = {"torch": torch_cases, "torch-onnx": torch_onnx_cases, "tensorflow": tensorflow_cases,
-               "jax": jax_cases, "keras": keras_cases, "litert": litert_cases}
+               "jax": jax_cases, "keras": keras_cases, "litert": litert_cases,
+               "mlx": mlx_cases}

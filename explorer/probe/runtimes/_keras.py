@@ -12,7 +12,7 @@ import os
 
 def install(release, backend):
     extra = {"tensorflow": ["tensorflow-cpu"], "jax": ["jax"],
-             "torch": ["--extra-index-url", "https://download.pytorch.org/whl/cpu", "torch==2.13.0"]}[backend]
+             "torch": ["torch==2.13.0"]}[backend]
     return [[f"keras=={release}", "numpy"] + extra]
 
 

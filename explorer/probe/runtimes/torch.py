@@ -16,7 +16,7 @@ CURRENT = "2.13.0"
 
 
 def install(release):
-    return [["--index-url", "https://download.pytorch.org/whl/cpu", f"torch=={release}", "numpy"]]
+    return [[f"torch=={release}", "numpy"]]
 
 
 def version():

@@ -19,7 +19,7 @@ _RESIZE_OPS = ("Resize", "Upsample", "AveragePool", "GlobalAveragePool", "Reduce
 
 
 def install(release):
-    return [["--index-url", "https://download.pytorch.org/whl/cpu", f"torch=={release}"],
+    return [[f"torch=={release}"],
             ["onnx", "onnxscript", "onnxruntime", "numpy"]]
 
 
