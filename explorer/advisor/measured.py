@@ -3,7 +3,7 @@
 The matrix (``explorer/advisor/data/matrix/``, written by ``python -m explorer.probe``; read by
 :mod:`explorer.advisor.matrix_data`) holds one file per runtime release.  :data:`MEASURED_RUNTIMES` names the
 matrix runtime that ran each backend's own call (``torch`` eager, ``tensorflow``, ``jax``, the three Keras
-backends, LiteRT's two kernel sets); ``export="onnx"`` on ``torch`` reads the ``torch-onnx`` cells of the
+backends, LiteRT's two kernel sets, MLX); ``export="onnx"`` on ``torch`` reads the ``torch-onnx`` cells of the
 question's exporter and opset.  A cell answers the question when its call is the computation the backend makes
 of the question (:func:`explorer.advisor.backend_calls.computation`: the same library, mode and options, defaults
 filled in), in the question's dtype and number of spatial axes (and, where the matrix has both, by a scale
@@ -35,7 +35,7 @@ from .question import Question
 #: backend id -> the matrix runtime whose cells are that backend's own call
 MEASURED_RUNTIMES = {"torch": "torch", "tensorflow": "tensorflow", "jax": "jax", "keras-tensorflow": "keras-tensorflow",
                      "keras-jax": "keras-jax", "keras-torch": "keras-torch", "litert": "litert",
-                     "litert-builtin": "litert"}
+                     "litert-builtin": "litert", "mlx": "mlx"}
 ONNX_EXPORTS = ("onnx", "onnx-dynamo", "onnx-torchscript")
 AGREES = ("exact", "close")
 
