@@ -291,6 +291,26 @@ def mlx_cases() -> list[dict]:
     return out
 
 
+COREML_TARGETS = ("mlprogram", "neuralnetwork")
+
+
+def coreml_cases() -> list[dict]:
+    """coremltools conversion of a traced ``F.interpolate`` (:data:`EXPORTED` calls and trilinear 3-D) to each
+    target (``convert_to="mlprogram"`` / ``"neuralnetwork"``): down by a size, up by a non-integer and by an
+    integer scale factor.  Conversion only (Core ML prediction needs macOS)."""
+    out = []
+    for target in COREML_TARGETS:
+        prefix = f"coreml/{target}"
+        for mode, options in EXPORTED:
+            for geometry in ("down-size", "up-scale", ([1, 2, 4, 5], "scale_factor", 2.0)):
+                tag = "x2-scale" if isinstance(geometry, tuple) else ""
+                out.append(call_case("coreml", "torch", mode, options, geometry, tag=tag, train=False, prefix=prefix,
+                                     target=target))
+        out.append(call_case("coreml", "torch", "trilinear", {}, ([1, 1, 7, 8, 9], "size", [3, 4, 5]),
+                             tag="3d-down", train=False, prefix=prefix, target=target))
+    return out
+
+
 def by_id(table) -> dict:
     return {c["id"]: c for c in table}
 
@@ -298,4 +318,4 @@ def by_id(table) -> dict:
 #: group name -> the function making its cases (merged into :data:`explorer.probe.cases.GROUPS`)
 CALL_GROUPS = {"torch": torch_cases, "torch-onnx": torch_onnx_cases, "tensorflow": tensorflow_cases,
                "jax": jax_cases, "keras": keras_cases, "litert": litert_cases,
-               "mlx": mlx_cases}
+               "mlx": mlx_cases, "coreml": coreml_cases}

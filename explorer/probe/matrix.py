@@ -135,6 +135,10 @@ def readme_table(matrix: Matrix) -> str:
         c = summary(matrix, runtime, current)
         total = sum(c.values())
         gradient = _gradient_text(matrix.release_cells(runtime, current))
+        if c["skipped"] and not (c["exact"] + c["close"] + c["differs"] + c["shape"]):  # conversion only
+            lines.append(f"| {runtime} | {', '.join(releases)} | {current} | converts {c['skipped']}/{total} (not run "
+                         f"here) | | | {c['error']} | {c['crash'] + c['timeout']} | |")
+            continue
         lines.append(f"| {runtime} | {', '.join(releases)} | {current} | {c['exact'] + c['close']}/{total} | "
                      f"{c['differs']} | {c['shape']} | {c['error']} | {c['crash'] + c['timeout']} | {gradient} |")
     return "\n".join(lines)

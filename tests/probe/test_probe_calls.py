@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from explorer.conventions import library_resize
-from explorer.probe.calls import (by_id, jax_cases, keras_cases, litert_cases, mlx_cases, tensorflow_cases,
+from explorer.probe.calls import (by_id, coreml_cases, jax_cases, keras_cases, litert_cases, mlx_cases, tensorflow_cases,
                                   torch_cases, torch_onnx_cases)
 from explorer.probe.cases import cases, make_input
 from explorer.probe.compare import call_arguments, compare, compare_gradient
@@ -24,12 +24,12 @@ def _dense_forward(case, x):
 
 def test_call_cases_are_unique_and_in_the_case_table():
     made = (torch_cases() + torch_onnx_cases() + tensorflow_cases() + jax_cases() + keras_cases() + litert_cases()
-            + mlx_cases())
+            + mlx_cases() + coreml_cases())
     assert len({c["id"] for c in made}) == len(made)
     table = by_id(cases())
     assert all(c["id"] in table for c in made)
     assert {c["kind"] for c in made} == {"torch", "torch-onnx", "tensorflow", "jax", "keras-tensorflow", "keras-jax",
-                                         "keras-torch", "litert", "mlx"}
+                                         "keras-torch", "litert", "mlx", "coreml"}
 
 
 def test_a_call_output_is_compared_with_library_resize():

@@ -36,7 +36,7 @@ CI_RUNTIMES = {"onnxruntime": ("onnxruntime", "onnxruntime"), "openvino": ("open
                "tensorflow": ("tensorflow", "tensorflow-cpu"), "jax": ("jax", "jax"),
                "keras-tensorflow": ("keras", "keras"), "keras-jax": ("keras", "keras"),
                "keras-torch": ("keras", "keras"), "litert": ("ai_edge_litert", "ai-edge-litert"),
-               "mlx": ("mlx", "mlx")}
+               "mlx": ("mlx", "mlx")}  # coremltools: not in the extras (a venv of its own)
 # adapter name -> the committed cells it runs here (all when not listed): see the module's docstring
 SUBSET = {
     "torch": lambda cid: ("/float32/up-size" in cid or cid.endswith("/float16/up-size")
