@@ -4,7 +4,8 @@ The matrix (``explorer/advisor/data/matrix/``, written by ``python -m explorer.p
 :mod:`explorer.advisor.matrix_data`) holds one file per runtime release.  :data:`MEASURED_RUNTIMES` names the
 matrix runtime that ran each backend's own call (``torch`` eager, ``tensorflow``, ``jax``, the three Keras
 backends, LiteRT's two kernel sets, MLX); ``export="onnx"`` on ``torch`` reads the ``torch-onnx`` cells of the
-question's exporter and opset.  A cell answers the question when its call is the computation the backend makes
+question's exporter and opset, ``export="coreml"`` the ``coremltools`` cells (ML program target) of the
+``converter_version`` asked (the newest measured when none).  A cell answers the question when its call is the computation the backend makes
 of the question (:func:`explorer.advisor.backend_calls.computation`: the same library, mode and options, defaults
 filled in), in the question's dtype and number of spatial axes (and, where the matrix has both, by a scale
 factor or by a size as the question says), on the CPU (a question about another device gets none).
@@ -63,7 +64,17 @@ def matrix_runtime(setup: Question) -> str | None:
     """The matrix runtime that measured this question's call (None: the backend is not measured)."""
     if setup.backend.id == "torch" and setup.export in ONNX_EXPORTS:
         return "torch-onnx"
+    if setup.backend.id == "torch" and setup.export == "coreml":
+        return "coremltools"
     return MEASURED_RUNTIMES.get(setup.backend.id)
+
+
+def measured_release(setup: Question, runtime: str, matrix) -> str | None:
+    """The release of ``runtime`` the question asks about: the backend's release, or for a Core ML conversion
+    the coremltools release (``converter_version``; the newest measured when not given)."""
+    if runtime == "coremltools":
+        return setup.converter_version or matrix.current(runtime)
+    return setup.version
 
 
 def matching_cells(setup: Question, matrix=None) -> tuple[str | None, list]:
@@ -72,7 +83,8 @@ def matching_cells(setup: Question, matrix=None) -> tuple[str | None, list]:
     if runtime is None or setup.device not in (None, "cpu"):  # the probe runs on the CPU
         return runtime, []
     matrix = committed_matrix() if matrix is None else matrix
-    if (runtime, setup.version) not in matrix.releases:
+    release = measured_release(setup, runtime, matrix)
+    if (runtime, release) not in matrix.releases:
         return runtime, []
     try:
         call = computation(setup)
@@ -82,11 +94,13 @@ def matching_cells(setup: Question, matrix=None) -> tuple[str | None, list]:
     if want is None:
         return runtime, []
     cells = []
-    for cell in matrix.release_cells(runtime, setup.version):
+    for cell in matrix.release_cells(runtime, release):
         case = cell.case
         if case.get("dtype") != setup.dtype or "library" not in case or len(case.get("axes", ())) != setup.spatial_dims:
             continue
         if runtime == "torch-onnx" and (case.get("exporter") != setup.exporter or case.get("opset") != setup.opset):
+            continue
+        if runtime == "coremltools" and case.get("target") != "mlprogram":  # ct.convert's default target
             continue
         if _call_key(case["library"], case["mode"], case["options"]) == want:
             cells.append(cell)
@@ -115,12 +129,21 @@ def _agreement(cells, matrix, library: str) -> str:
     return text
 
 
+def _op_text(op: dict) -> str:
+    """A converted op with its flags (booleans and strings; not its scales or sizes): ``upsample_bilinear
+    (align_corners=False)``."""
+    flags = [f"{k}={v}" for k, v in op.get("inputs", {}).items() if isinstance(v, (bool, str))]
+    return op["op"] + (f"({', '.join(flags)})" if flags else "")
+
+
 def _forward_finding(setup, runtime, cells, matrix, common) -> Finding:
-    what = "the export" if runtime == "torch-onnx" else "the call"
-    ran = [c for c in cells if c.status == "ok"]
-    failed = [c for c in cells if c.status != "ok"]
-    operation = "export_onnx" if runtime == "torch-onnx" else "forward"
-    head = f"Measured on {runtime} {setup.version}, CPU ({len(cells)} configuration(s) of this call: " \
+    what = {"torch-onnx": "the export", "coremltools": "the conversion"}.get(runtime, "the call")
+    converted = [c for c in cells if c.status == "skipped" and c.outcome.get("converted")]
+    ran = [c for c in cells if c.status == "ok"] + converted
+    failed = [c for c in cells if c.status not in ("ok", "skipped")]
+    operation = {"torch-onnx": "export_onnx", "coremltools": "export_coreml"}.get(runtime, "forward")
+    release = common["versions"].split(" ", 1)[1]
+    head = f"Measured on {runtime} {release}, CPU ({len(cells)} configuration(s) of this call: " \
            f"{', '.join(sorted({_geometry(c) for c in cells}))})"
     if failed and not ran:
         first = failed[0].outcome
@@ -128,7 +151,7 @@ def _forward_finding(setup, runtime, cells, matrix, common) -> Finding:
         return Finding("error", f"{head}: {what} fails at its {stage} stage in every one.",
                        error_text=first.get("error"), error_type=first.get("error_type"),
                        status="fails", operation=operation, **common)
-    differs = [c for c in ran if c.verdict not in AGREES]
+    differs = [c for c in ran if c.status == "ok" and c.verdict not in AGREES]
     if failed:
         first = failed[0].outcome
         names = ", ".join(_geometry(c) for c in failed)
@@ -142,17 +165,22 @@ def _forward_finding(setup, runtime, cells, matrix, common) -> Finding:
         return Finding("differs", f"{head}: the output differs from the explorer's computation of the call in "
                                   f"{len(differs)}{by} ({', '.join(c.verdict for c in differs)}).",
                        status="differs", operation=operation, **common)
+    if converted and len(converted) == len(ran):  # conversion only (Core ML prediction needs macOS)
+        ops = sorted({" + ".join(_op_text(o) for o in c.outcome["converted"].get("mil", []) if o["op"] != "cast")[:160]
+                      for c in converted})
+        return Finding("info", f"{head}: {what} succeeds in every one; it becomes {'; '.join(ops)} (the MIL "
+                               "operations; not run here).", status="supported", operation=operation, **common)
     agreement = _agreement(ran, matrix, setup.backend.id.split("-")[-1])
     return Finding("info", f"{head}: {what} runs and computes what the explorer computes ({agreement}).",
                    status="supported", operation=operation, **common)
 
 
-def _gradient_finding(setup, runtime, cells, common) -> Finding | None:
+def _gradient_finding(runtime, cells, common) -> Finding | None:
     trained = [c for c in cells if c.status == "ok" and (c.outcome.get("gradient_verdict")
                                                          or c.outcome.get("gradient_error"))]
     if not trained:
         return None
-    head = f"Measured on {runtime} {setup.version}, CPU, the gradient ({len(trained)} configuration(s))"
+    head = f"Measured on {runtime} {common['versions'].split(' ', 1)[1]}, CPU, the gradient ({len(trained)} configuration(s))"
     failed = [c for c in trained if c.outcome.get("gradient_error")]
     if failed:
         first = failed[0].outcome["gradient_error"]
@@ -175,11 +203,12 @@ def measured_findings(setup: Question, matrix=None) -> list[Finding]:
     runtime, cells = matching_cells(setup, matrix)
     if not cells:
         return []
-    common = {"source": _source(matrix, runtime, setup.version), "backend": setup.backend.id, "mode": setup.mode,
-              "evidence": "measured", "versions": f"{runtime} {setup.version}"}
+    release = measured_release(setup, runtime, matrix)
+    common = {"source": _source(matrix, runtime, release), "backend": setup.backend.id, "mode": setup.mode,
+              "evidence": "measured", "versions": f"{runtime} {release}"}
     out = [_forward_finding(setup, runtime, cells, matrix, common)]
-    if setup.training and runtime != "torch-onnx":
-        gradient = _gradient_finding(setup, runtime, cells, common)
+    if setup.training and runtime not in ("torch-onnx", "coremltools"):
+        gradient = _gradient_finding(runtime, cells, common)
         if gradient is not None:
             out.append(gradient)
     return out

@@ -107,3 +107,25 @@ def test_the_command_line_shows_the_evidence(capsys):
     assert "evidence: measured (a cell of the probe's matrix for this release)" in out
     main(["check", "--mode", "bilinear", "--backend", "keras-torch", "--version", "3.0.0"])
     assert "a cell of the probe's matrix" not in capsys.readouterr().out
+
+
+def test_a_conversion_only_cell_says_what_the_call_becomes(tmp_path):
+    """Core ML prediction needs macOS: a converted cell is skipped at run, and check() reports the conversion and
+    the MIL operation it became (a planted cell: coremltools is not in the test extras)."""
+    from explorer.probe.calls import coreml_cases
+
+    case = next(c for c in coreml_cases() if c["id"] == "coreml/mlprogram/bilinear/align_corners/float32/down-size")
+    (tmp_path / "cases.json").write_text(json.dumps({"format": 1, "cases": [case]}))
+    (tmp_path / "conventions.json").write_text(json.dumps({"format": 1, "labels": []}))
+    outcome = {"status": "skipped", "stage": "run", "error": "converted; Core ML prediction runs on macOS only",
+               "converted": {"mil": [{"op": "upsample_bilinear", "inputs": {"align_corners": True}}]}}
+    record = {"format": 1, "runtime": "coremltools", "product": "coreml", "release": "9.0", "install": {},
+              "provenance": {"command": "python -m explorer.probe", "date": "2026-01-01"}, "cells": {case["id"]: outcome}}
+    (tmp_path / "coremltools-9.0.json").write_text(json.dumps(record))
+    q = Question.of(mode="bilinear", backend="torch", version="2.13.0", export="coreml", align_corners=True)
+    found = measured_findings(q, load(tmp_path))
+    assert [(f.severity, f.operation) for f in found] == [("info", "export_coreml")]
+    assert "upsample_bilinear(align_corners=True)" in found[0].message
+    q = Question.of(mode="bilinear", backend="torch", version="2.13.0", export="coreml", align_corners=True,
+                    converter_version="8.0")
+    assert not measured_findings(q, load(tmp_path))
