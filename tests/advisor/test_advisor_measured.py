@@ -129,3 +129,16 @@ def test_a_conversion_only_cell_says_what_the_call_becomes(tmp_path):
     q = Question.of(mode="bilinear", backend="torch", version="2.13.0", export="coreml", align_corners=True,
                     converter_version="8.0")
     assert not measured_findings(q, load(tmp_path))
+
+
+def test_the_backends_tab_shows_the_evidence():
+    from explorer.ui.app.tabs import findings_html
+    from explorer.ui.compute.backends import compute_backends
+
+    data = compute_backends(["bilinear"], "torch", version="2.13.0", training=False, antialias=True,
+                            mode="bilinear")
+    data.findings = check(mode="bilinear", backend="torch", version="2.13.0", dtype="float16", antialias=True,
+                          training=False)
+    page = findings_html(data)
+    assert "evidence: measured (a cell of the probe&#x27;s matrix for this release)" in page
+    assert "evidence: cited" in page or "evidence: measured (run with the real library" in page
