@@ -8,7 +8,10 @@ question's exporter and opset, ``export="coreml"`` the ``coremltools`` cells (ML
 ``converter_version`` asked (the newest measured when none).  A cell answers the question when its call is the computation the backend makes
 of the question (:func:`explorer.advisor.backend_calls.computation`: the same library, mode and options, defaults
 filled in), in the question's dtype and number of spatial axes (and, where the matrix has both, by a scale
-factor or by a size as the question says), on the CPU (a question about another device gets none).
+factor or by a size as the question says), on the CPU (a question about another device gets none).  A
+question about a Resize node on an ONNX runtime (:data:`ONNX_RUNTIMES`) is answered from the one-node models
+with its ONNX mode and exactly the attributes it sets, its dtype, rank and (when given) opset; their outputs
+were compared with the explorer's computation of the node (ONNX Runtime's CPU arithmetic).
 
 :func:`measured_findings` gives, for a measured release, one finding on the forward (or the export) and, when
 training, one on the gradient, each with ``evidence="measured"`` and the release file as its source: ``error``
@@ -37,6 +40,9 @@ from .question import Question
 MEASURED_RUNTIMES = {"torch": "torch", "tensorflow": "tensorflow", "jax": "jax", "keras-tensorflow": "keras-tensorflow",
                      "keras-jax": "keras-jax", "keras-torch": "keras-torch", "litert": "litert",
                      "litert-builtin": "litert", "mlx": "mlx"}
+#: backend id -> the matrix runtime that ran one-node ONNX models on it (a question about a Resize node)
+ONNX_RUNTIMES = {"onnxruntime": "onnxruntime", "openvino-onnx": "openvino", "tinygrad-onnx": "tinygrad",
+                 "opencv-dnn": "opencv-dnn", "ncnn": "ncnn", "mnn": "mnn", "tvm-relax": "tvm"}
 ONNX_EXPORTS = ("onnx", "onnx-dynamo", "onnx-torchscript")
 AGREES = ("exact", "close")
 
@@ -66,7 +72,13 @@ def matrix_runtime(setup: Question) -> str | None:
         return "torch-onnx"
     if setup.backend.id == "torch" and setup.export == "coreml":
         return "coremltools"
-    return MEASURED_RUNTIMES.get(setup.backend.id)
+    return MEASURED_RUNTIMES.get(setup.backend.id) or ONNX_RUNTIMES.get(setup.backend.id)
+
+
+def _same_release(version: str, release: str) -> bool:
+    """A knowledge-base release and a matrix file's (``5.0.0`` / ``5.0.0.93``, ``20260526`` / ``1.0.20260526``,
+    ``0.27.0`` / ``0.27.0.post1``)."""
+    return release == version or release.startswith(version + ".") or release == "1.0." + version
 
 
 def measured_release(setup: Question, runtime: str, matrix) -> str | None:
@@ -74,6 +86,8 @@ def measured_release(setup: Question, runtime: str, matrix) -> str | None:
     the coremltools release (``converter_version``; the newest measured when not given)."""
     if runtime == "coremltools":
         return setup.converter_version or matrix.current(runtime)
+    if setup.backend.id in ONNX_RUNTIMES:
+        return next((r for r in matrix.release_list(runtime) if _same_release(setup.version, r)), setup.version)
     return setup.version
 
 
@@ -86,6 +100,8 @@ def matching_cells(setup: Question, matrix=None) -> tuple[str | None, list]:
     release = measured_release(setup, runtime, matrix)
     if (runtime, release) not in matrix.releases:
         return runtime, []
+    if setup.backend.id in ONNX_RUNTIMES:
+        return runtime, _node_cells(setup, matrix.release_cells(runtime, release))
     try:
         call = computation(setup)
     except Exception:  # noqa: BLE001 - a question no library models is not in the matrix
@@ -106,6 +122,25 @@ def matching_cells(setup: Question, matrix=None) -> tuple[str | None, list]:
             cells.append(cell)
     by_scale = [c for c in cells if (c.case.get("scale_factor") is not None) == bool(setup.scale_factor)]
     return runtime, (by_scale or cells)
+
+
+def _node_cells(setup: Question, cells) -> list:
+    """The one-node ONNX cells of a question about a Resize node: its ONNX mode, the attributes it sets (exactly),
+    dtype, number of spatial axes of an (N, C, *spatial) input and, when given, opset."""
+    attributes = dict(setup.attributes)
+    out = []
+    for cell in cells:
+        case = cell.case
+        if case.get("kind") != "onnx" or case.get("op") != "Resize" or case.get("mode") != setup.mode:
+            continue
+        if case.get("dtype") != setup.dtype or case.get("attributes", {}) != attributes:
+            continue
+        if setup.opset is not None and case.get("opset") != setup.opset:
+            continue
+        if any(tag in case["id"] for tag in ("/nhwc-", "/rank2-")) or len(case["input_shape"]) - 2 != setup.spatial_dims:
+            continue
+        out.append(cell)
+    return out
 
 
 def _source(matrix, runtime, release) -> str:
@@ -138,13 +173,17 @@ def _op_text(op: dict) -> str:
 
 def _forward_finding(setup, runtime, cells, matrix, common) -> Finding:
     what = {"torch-onnx": "the export", "coremltools": "the conversion"}.get(runtime, "the call")
+    if setup.backend.id in ONNX_RUNTIMES:
+        what = "the node"
     converted = [c for c in cells if c.status == "skipped" and c.outcome.get("converted")]
     ran = [c for c in cells if c.status == "ok"] + converted
     failed = [c for c in cells if c.status not in ("ok", "skipped")]
     operation = {"torch-onnx": "export_onnx", "coremltools": "export_coreml"}.get(runtime, "forward")
     release = common["versions"].split(" ", 1)[1]
-    head = f"Measured on {runtime} {release}, CPU ({len(cells)} configuration(s) of this call: " \
-           f"{', '.join(sorted({_geometry(c) for c in cells}))})"
+    kind = "node" if setup.backend.id in ONNX_RUNTIMES else "call"
+    geometries = sorted({_geometry(c) for c in cells})
+    shown = ", ".join(geometries[:6]) + (f", … {len(geometries) - 6} more" if len(geometries) > 6 else "")
+    head = f"Measured on {runtime} {release}, CPU ({len(cells)} configuration(s) of this {kind}: {shown})"
     if failed and not ran:
         first = failed[0].outcome
         stage = first.get("stage") or "run"
@@ -162,8 +201,8 @@ def _forward_finding(setup, runtime, cells, matrix, common) -> Finding:
         worst = max((c.outcome.get("max_abs_diff") for c in differs if isinstance(c.outcome.get("max_abs_diff"),
                                                                                     float)), default=None)
         by = f" by up to {worst:.3g}" if worst is not None else ""
-        return Finding("differs", f"{head}: the output differs from the explorer's computation of the call in "
-                                  f"{len(differs)}{by} ({', '.join(c.verdict for c in differs)}).",
+        return Finding("differs", f"{head}: the output differs from the explorer's computation of the {kind} in "
+                                  f"{len(differs)}{by} ({', '.join(_geometry(c) for c in differs)}).",
                        status="differs", operation=operation, **common)
     if converted and len(converted) == len(ran):  # conversion only (Core ML prediction needs macOS)
         ops = sorted({" + ".join(_op_text(o) for o in c.outcome["converted"].get("mil", []) if o["op"] != "cast")[:160]

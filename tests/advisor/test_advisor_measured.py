@@ -142,3 +142,28 @@ def test_the_backends_tab_shows_the_evidence():
     page = findings_html(data)
     assert "evidence: measured (a cell of the probe&#x27;s matrix for this release)" in page
     assert "evidence: cited" in page or "evidence: measured (run with the real library" in page
+
+
+def test_a_resize_node_on_an_onnx_runtime_is_answered_from_its_one_node_models():
+    ort = pytest.importorskip("onnxruntime")
+    import numpy as np
+    from onnx import TensorProto, helper, numpy_helper
+
+    # the runtime's own refusal of a float64 Resize, measured here
+    node = helper.make_node("Resize", ["X", "", "", "sizes"], ["Y"], mode="linear", name="resize")
+    graph = helper.make_graph([node], "g", [helper.make_tensor_value_info("X", TensorProto.DOUBLE, [1, 2, 5, 7])],
+                              [helper.make_tensor_value_info("Y", TensorProto.DOUBLE, None)],
+                              initializer=[numpy_helper.from_array(np.array([1, 2, 8, 11], np.int64), "sizes")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 7
+    with pytest.raises(Exception) as raised:
+        ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    found = _measured(check(mode="linear", backend="onnxruntime", version=ort.__version__, dtype="float64",
+                            opset=13, training=False))
+    assert [f.severity for f in found] == ["error"]
+    assert found[0].error_text == str(raised.value).splitlines()[0]
+    q = Question.of(mode="linear", backend="onnxruntime", version="1.32.0", opset=13, training=False,
+                    attributes={"coordinate_transformation_mode": "align_corners"})
+    _, cells = matching_cells(q)
+    assert cells and all(c.case["attributes"] == {"coordinate_transformation_mode": "align_corners"} and
+                         c.case["opset"] == 13 for c in cells)
