@@ -124,6 +124,8 @@ class CheckCommand(Command):
                 if f.versions:
                     print(f"    releases: {f.versions}")
                 print(f"    source: {f.source}")
+                if f.evidence:
+                    print(f"    evidence: {f.evidence_text}")
                 for fix in f.fixes:
                     print(f"    fix: {fix}")
                     print(_indent(fix.code))
@@ -154,6 +156,8 @@ class DiagnoseCommand(Command):
                 if f.versions:
                     print(f"    releases: {f.versions}")
                 print(f"    source: {f.source}")
+                if f.evidence:
+                    print(f"    evidence: {f.evidence_text}")
                 for fix in f.fixes:
                     print(f"    fix: {fix}")
                     print(_indent(fix.code))

@@ -51,3 +51,13 @@ def test_fidelity_table_is_present_with_its_command():
     assert "python -m pytest tests/conventions/test_fidelity_*.py --fidelity-table" in README
     for library in ("torch", "tensorflow", "jax", "onnxruntime", "opencv", "pillow"):
         assert re.search(rf"\| {library} \| float32 \| [0-9.e+-]+ \|", README), library
+
+
+def test_the_matrix_scoreboard_is_the_committed_data():
+    """`python -m explorer.probe --render` wrote the README's scoreboard from the committed matrix."""
+    from explorer.probe import matrix
+
+    table = matrix.readme_table(matrix.load())
+    assert f"<!-- matrix:start -->\n{table}\n<!-- matrix:end -->" in README
+    assert matrix.update_readme(README, table) == README
+    assert matrix.update_readme("no markers", table) == "no markers"

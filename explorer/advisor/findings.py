@@ -98,6 +98,17 @@ class Finding:
     versions: str | None = None       # the releases (and opsets, converter releases) the finding holds for
     unsettled: tuple = ()             # what the finding depends on that the question left open: "sizes", "device"
 
+    @property
+    def evidence_text(self) -> str:
+        """The evidence in words: measured in the probe's matrix for this release, measured for a record, or
+        cited (its source, a public report); "" when the finding has none."""
+        if self.evidence == "measured":
+            if self.source.startswith("explorer/advisor/data/matrix/"):
+                return "measured (a cell of the probe's matrix for this release)"
+            return "measured (run with the real library for the record)"
+        return {"source": "cited (read in its source)", "reported": "cited (a public report)"}.get(
+            self.evidence or "", self.evidence or "")
+
     def __str__(self):
         head = f"{self.severity}: {self.message}"
         if self.error_text:
@@ -355,6 +366,9 @@ def findings_for(setup: Question) -> list[Finding]:
     if setup.reference is not None and setup.reference != "*":
         out.extend(_spelling_differs(setup))
     out.extend(f for record in kb.records if (f := record_finding(record, setup)) is not None)
+    from .measured import measured_findings  # measured imports Finding from here
+
+    out.extend(measured_findings(setup))
     out.sort(key=lambda f: SEVERITY_ORDER[f.severity])
     return out
 

@@ -13,6 +13,7 @@ that interpreter has).  ``--list`` lists the adapters and their releases; ``--re
 The layers (parent side imports the explorer; the child side imports only the standard library and numpy):
 
 * :mod:`~explorer.probe.cases`: the cases as data (plain dicts) and each case's one-node ONNX model and input;
+* :mod:`~explorer.probe.calls`: the framework calls as cases (``F.interpolate``, ``tf.image.resize`` ...);
 * :mod:`~explorer.probe.runner`: venvs, the child processes, timeouts and crashes (a cell that kills or hangs
   its runtime is recorded as ``crash``/``timeout`` and a new child goes on with the rest);
 * :mod:`~explorer.probe.child`: the child's protocol, run by path with the runtime venv's python;
@@ -31,7 +32,9 @@ runtime only inside functions (the parent loads the same file to read its declar
     the product it measures (a backend id of the advisor where one exists);
 ``KINDS``
     the case kinds it takes (``("onnx",)``: a case whose ``model_path`` is a one-node ONNX model; an adapter
-    of framework calls declares its own kind and adds its cases to :data:`explorer.probe.cases.GROUPS`);
+    of framework calls declares its own kind, ``("torch",)``, whose cases are calls in the explorer's words,
+    declared in :mod:`explorer.probe.calls` and merged into :data:`explorer.probe.cases.GROUPS`: their output
+    and gradient are compared with :func:`explorer.library_resize` and its backward);
 ``PACKAGES``
     the distributions whose versions identify a release (recorded in the provenance);
 ``RELEASES`` and ``CURRENT``
@@ -55,6 +58,7 @@ The child runs in the adapter's venv, with the case's files and a scratch folder
 it never imports the explorer.
 
 >>> from explorer.probe.harness import adapter_paths
->>> sorted(adapter_paths())[:3]
-['mnn', 'ncnn', 'onnx-reference']
+>>> paths = adapter_paths()
+>>> "onnxruntime" in paths, "torch" in paths, "torch-onnx" in paths
+(True, True, True)
 """

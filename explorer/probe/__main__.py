@@ -12,6 +12,7 @@ from . import matrix as matrix_io
 from .runner import DEFAULT_CELL_TIMEOUT
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "compatibility-matrix.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def parser() -> argparse.ArgumentParser:
@@ -30,6 +31,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--render", action="store_true", help="only write docs/compatibility-matrix.md from the data")
     p.add_argument("--list", action="store_true", help="list the runtimes and their releases")
     p.add_argument("--docs", default=str(DOCS), help="where --render writes the docs page")
+    p.add_argument("--readme", default=str(README), help="the README whose scoreboard (between its matrix markers) "
+                                                          "is rewritten with the docs ('' to leave it)")
     return p
 
 
@@ -47,7 +50,9 @@ def main(argv=None) -> int:
         if args.jobs < 1:
             print(f"--jobs must be at least 1, got {args.jobs}", file=sys.stderr)
             return 2
-        command = "python -m explorer.probe " + " ".join(shlex.quote(a) for a in (argv or sys.argv[1:]))
+        # the interpreter given to --python is a local path: the committed command names it PYTHON
+        command = "python -m explorer.probe " + " ".join(
+            "PYTHON" if (args.python and a == args.python) else shlex.quote(a) for a in (argv or sys.argv[1:]))
         start = time.perf_counter()
         try:
             probe(args.runtime, args.release, args.current, args.cases, args.jobs, args.venvs, Path(args.out),
@@ -57,9 +62,16 @@ def main(argv=None) -> int:
             return 2
         print(f"probed in {time.perf_counter() - start:.1f} s")
     if Path(args.out).resolve() == matrix_io.DATA.resolve():
-        text = matrix_io.render_docs(matrix_io.load(args.out))
-        Path(args.docs).write_text(text)
+        data = matrix_io.load(args.out)
+        Path(args.docs).write_text(matrix_io.render_docs(data))
         print(f"wrote {args.docs}")
+        if args.readme:
+            readme = Path(args.readme)
+            text = readme.read_text()
+            updated = matrix_io.update_readme(text, matrix_io.readme_table(data))
+            if updated != text:
+                readme.write_text(updated)
+                print(f"wrote the scoreboard in {args.readme}")
     return 0
 
 

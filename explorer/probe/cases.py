@@ -30,7 +30,10 @@ baseline elsewhere.
   large ratio (3 -> 17), exact halving.
 * ``crop``: ``tf_crop_and_resize`` with a roi reaching outside the image, ``extrapolation_value`` 0 and 7.5.
 
->>> table = cases()
+The framework calls' groups (``torch``, ``torch-onnx`` ...: a case per call, not per node) are declared in
+:mod:`explorer.probe.calls` and merged into :data:`GROUPS`; each adapter takes the cases of its ``KINDS``.
+
+>>> table = [c for c in cases() if c["kind"] == "onnx"]
 >>> len(table) == len({c["id"] for c in table}), 250 < len(table) < 600
 (True, True)
 >>> c = by_id(table)["attributes/Resize13/linear/align_corners/float32/up-sizes"]
@@ -44,6 +47,8 @@ import hashlib
 import math
 
 import numpy as np
+
+from .calls import CALL_GROUPS
 
 #: The Resize operator version in force at each default-domain opset
 RESIZE_VERSION = {10: 10, 11: 11, 12: 11, 13: 13, 14: 13, 15: 13, 16: 13, 17: 13, 18: 18, 19: 19, 20: 19, 21: 19,
@@ -263,6 +268,7 @@ def _crop_group():
 GROUPS = {"attributes": _attributes_group, "v19": _v19_group, "antialias": _antialias_group,
           "aspect": _aspect_group, "opsets": _opsets_group, "dtypes": _dtypes_group, "ranks": _ranks_group,
           "edges": _edges_group, "crop": _crop_group}
+GROUPS.update(CALL_GROUPS)  # the framework calls (explorer.probe.calls), run by their own adapters
 
 
 def cases(subset=None) -> list[dict]:

@@ -94,7 +94,8 @@ def error_fields(exc: BaseException) -> dict:
     return fields
 
 
-_PREAMBLES = ("Exception from ", "Check '", "While validating", "Traceback", "File \"", "Summary:", "-- ")
+_PREAMBLES = ("Exception from ", "Exception encountered when calling ", "Check '", "While validating", "Traceback",
+              "File \"", "Summary:", "-- ")
 
 
 def _message(lines) -> str:

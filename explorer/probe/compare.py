@@ -1,7 +1,9 @@
 """The explorer's computation of a case, and a runtime's output measured against it.
 
 :func:`reference` runs the case's node through :func:`explorer.run_resize_node` (the ``onnx`` preset: ONNX
-Runtime's CPU arithmetic), on the input as the node sees it.  Integer inputs in linear and cubic modes, which
+Runtime's CPU arithmetic), on the input as the node sees it; a framework call case
+(:mod:`explorer.probe.calls`) through :func:`explorer.library_resize` with the case's library, mode and options
+(and its gradient through ``library_resize_backward``: :func:`reference_gradient`).  Integer inputs in linear and cubic modes, which
 the preset does not model, are computed in float32 and marked ``"float32 of the integer input"``; a runtime's
 rounding then shows as a difference of at most one step.
 
@@ -40,10 +42,45 @@ _preset_cache: dict = {}
 
 
 
+def call_arguments(case) -> dict:
+    """The keywords of :func:`explorer.library_resize` for a call case (:mod:`explorer.probe.calls`)."""
+    return {"size": case["size"], "scale_factor": case["scale_factor"], "library": case["library"],
+            "mode": case["mode"], "axes": tuple(case["axes"]), **case["options"]}
+
+
+def _call_reference(case, x):
+    """A call case through :func:`explorer.library_resize` (bfloat16: computed in float32, the input being
+    float32 values bfloat16 holds exactly)."""
+    from ..conventions import library_resize
+
+    note = ""
+    if case["dtype"] == "bfloat16":
+        note = "float32 of the bfloat16 input"
+    try:
+        y = library_resize(x, **call_arguments(case))
+    except Exception as exc:  # noqa: BLE001 - the explorer rejects the call: recorded, not raised
+        return None, f"{type(exc).__name__}: {exc}"
+    return y, note
+
+
+def reference_gradient(case, x, g):
+    """``(array or None, note)``: the explorer's gradient of ``sum(Y * G)`` for a call case."""
+    from ..conventions import library_resize_backward
+
+    try:
+        return library_resize_backward(np.asarray(g, np.float64 if x.dtype == np.float64 else np.float32),
+                                       tuple(x.shape), **call_arguments(case)), ""
+    except Exception as exc:  # noqa: BLE001 - no gradient for the mode, or another rejection: recorded
+        return None, f"{type(exc).__name__}: {exc}"
+
+
 def reference(case, x, model: bytes | None = None):
     """``(array or None, note)``: what the explorer computes for the case (cached by case id)."""
     key = case["id"]
     if key in _reference_cache:
+        return _reference_cache[key]
+    if case.get("kind", "onnx") != "onnx":
+        _reference_cache[key] = _call_reference(case, x)
         return _reference_cache[key]
     from ..advisor.node_calls import run_resize_node
     from .cases import build_model
@@ -93,6 +130,26 @@ def compare(case, x, y, model: bytes | None = None, equals: bool = True) -> dict
     if equals and case["dtype"] == "float32" and y.dtype == np.float32 and y.size:
         fields["equals"] = equal_conventions(case, x, y)
     return fields
+
+
+def compare_gradient(case, x, g, grad) -> dict:
+    """``gradient_verdict`` (exact/close/differs/shape/no-reference) and ``gradient_max_abs_diff`` of a
+    runtime's gradient against the explorer's (:func:`reference_gradient`), for call cases."""
+    ref, note = reference_gradient(case, x, g)
+    grad = np.asarray(grad)
+    if ref is None:
+        return {"gradient_verdict": "no-reference", "gradient_reference": note}
+    if tuple(ref.shape) != tuple(grad.shape):
+        return {"gradient_verdict": "shape"}
+    with np.errstate(all="ignore"):
+        fields = _differences(case, grad, ref, "")
+        # a gradient sums several G (standard normal) per input sample: rounding scales with its magnitude
+        scale = max(1.0, float(np.nanmax(np.abs(ref))) if ref.size else 1.0)
+    diff = fields.get("max_abs_diff")
+    if fields["verdict"] == "differs" and isinstance(diff, float) and diff <= TOLERANCE.get(case["dtype"], 1e-5) * scale:
+        fields["verdict"] = "close"
+        fields.pop("differing", None)
+    return {"gradient_" + k: v for k, v in fields.items()}
 
 
 def _differences(case, y, ref, note) -> dict:

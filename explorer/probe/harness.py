@@ -27,7 +27,7 @@ import numpy as np
 from . import matrix as matrix_io
 from .cases import build_model, cases as all_cases, make_input
 from .child import load_adapter
-from .compare import compare
+from .compare import compare, compare_gradient
 from .runner import DEFAULT_CELL_TIMEOUT, Install, ensure_venv, run_cells
 
 RUNTIMES_DIR = Path(__file__).resolve().parent / "runtimes"
@@ -82,14 +82,16 @@ def prepare_cases(table, work: str) -> list[dict]:
     for index, case in enumerate(table):
         model_path = os.path.join(models, f"{index}.onnx")
         input_path = os.path.join(models, f"{index}.npz")
-        if not os.path.exists(model_path):
-            with open(model_path, "wb") as fh:
-                fh.write(build_model(case))
+        if not os.path.exists(input_path):
+            if case["kind"] == "onnx":
+                with open(model_path, "wb") as fh:
+                    fh.write(build_model(case))
             x = make_input(case)
             rng = np.random.default_rng(index)
             g = rng.standard_normal(case["output_shape"]).astype(np.float32)
             np.savez(input_path, X=x, G=g)
-        out.append({**case, "index": index, "model_path": model_path, "input_path": input_path})
+        out.append({**case, "index": index, "model_path": model_path if case["kind"] == "onnx" else None,
+                    "input_path": input_path})
     return out
 
 
@@ -121,6 +123,8 @@ def cell_record(case, outcome, output, replacements, data, gradient=None) -> dic
         if gradient is not None:
             g = np.load(case["input_path"])["G"] if "input_path" in case else None
             record.update(gradient_fields(x, output, g, gradient))
+            if case.get("kind", "onnx") != "onnx" and g is not None:
+                record.update(compare_gradient(case, x, g, gradient))
     return record
 
 

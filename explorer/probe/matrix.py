@@ -8,7 +8,8 @@ package versions of the venv, the explorer's version and commit), ``seconds`` an
 outcome: ``stage``, ``status``, ``error_type``, ``error``, ``error_text``, ``converted``, ``verdict``,
 ``max_abs_diff``, ``output_shape``, ``sha``, ``equals``, ``seconds``).
 
-:func:`load` returns a :class:`Matrix` whose cells are queryable by runtime, release and case attributes:
+:func:`load` (declared in :mod:`explorer.advisor.matrix_data`, where the advisor reads the matrix, and
+re-exported here) returns a :class:`Matrix` whose cells are queryable by runtime, release and case attributes:
 
 >>> m = load()
 >>> cells = m.query(runtime="onnxruntime", release=m.current("onnxruntime"), mode="linear",
@@ -25,131 +26,16 @@ import json
 import os
 import re
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parents[1] / "advisor" / "data" / "matrix"
+from ..advisor.matrix_data import DATA, Matrix, MatrixCell, load, read_json  # noqa: F401 - the readers, re-exported
+
 FORMAT = 1
 _RELEASE_FILE = re.compile(r"^(?P<runtime>[A-Za-z0-9_.]+?)-(?P<release>\d[^/]*)\.json$")
 
 
-@dataclass(frozen=True)
-class MatrixCell:
-    """One measured cell: the runtime release, the case (a dict) and the outcome (a dict)."""
-
-    runtime: str
-    release: str
-    case: dict
-    outcome: dict
-
-    @property
-    def status(self) -> str:
-        return self.outcome.get("status", "")
-
-    @property
-    def verdict(self) -> str | None:
-        return self.outcome.get("verdict")
-
-    @property
-    def label(self) -> str:
-        """``exact``/``close``/``differs``/``shape``/``no-reference`` when it ran, else its status (``error`` ..)."""
-        if self.status == "ok":
-            return self.verdict or "ok"
-        return self.status
-
-    def attribute(self, name):
-        """A case field (``mode``, ``dtype``, ``opset``, ...) or a node attribute as the case sets it
-        (``coordinate_transformation_mode`` ...; None when left at its default)."""
-        if name in self.case:
-            return self.case[name]
-        return self.case.get("attributes", {}).get(name)
-
-
-class Matrix:
-    """Every committed cell, with the release files' provenance."""
-
-    def __init__(self, cells, releases, cases, conventions):
-        self.cells = list(cells)
-        self.releases = releases      # (runtime, release) -> the release file's fields without cells
-        self.cases = cases            # case id -> case
-        self.conventions = conventions
-
-    def runtimes(self) -> list[str]:
-        return sorted({r for r, _ in self.releases})
-
-    def release_list(self, runtime: str) -> list[str]:
-        return sorted((v for r, v in self.releases if r == runtime), key=_version_key)
-
-    def current(self, runtime: str) -> str | None:
-        """The newest release of ``runtime`` in the matrix."""
-        found = self.release_list(runtime)
-        return found[-1] if found else None
-
-    def provenance(self, runtime: str, release: str) -> dict:
-        return self.releases[(runtime, release)].get("provenance", {})
-
-    def query(self, runtime=None, release=None, **attributes) -> list[MatrixCell]:
-        """Cells of ``runtime`` / ``release`` whose case has every given attribute (see
-        :meth:`MatrixCell.attribute`); ``status=`` and ``verdict=`` filter on the outcome."""
-        status = attributes.pop("status", None)
-        verdict = attributes.pop("verdict", None)
-        out = []
-        for cell in self.cells:
-            if runtime is not None and cell.runtime != runtime:
-                continue
-            if release is not None and cell.release != release:
-                continue
-            if status is not None and cell.status != status:
-                continue
-            if verdict is not None and cell.verdict != verdict:
-                continue
-            if all(cell.attribute(k) == v for k, v in attributes.items()):
-                out.append(cell)
-        return out
-
-    def cell(self, runtime: str, release: str, case_id: str) -> MatrixCell | None:
-        for c in self.cells:
-            if c.runtime == runtime and c.release == release and c.case["id"] == case_id:
-                return c
-        return None
-
-    def equals(self, cell: MatrixCell) -> list[str]:
-        """The labels of the conventions the cell's output equals."""
-        return [self.conventions[k] for k in cell.outcome.get("equals", ())]
-
-
-def _version_key(release: str):
-    parts = re.split(r"[.\-+]", release)
-    return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in parts]
-
-
 def release_path(runtime: str, release: str, data: Path = DATA) -> Path:
     return Path(data) / f"{runtime}-{release}.json"
-
-
-def read_json(path) -> dict:
-    with open(path) as fh:
-        return json.load(fh)
-
-
-def load(data=DATA) -> Matrix:
-    """Every committed release file under ``data`` (default: the package's matrix folder)."""
-    data = Path(data)
-    cases_path = data / "cases.json"
-    cases = {c["id"]: c for c in read_json(cases_path)["cases"]} if cases_path.exists() else {}
-    conventions_path = data / "conventions.json"
-    conventions = read_json(conventions_path)["labels"] if conventions_path.exists() else []
-    cells, releases = [], {}
-    for path in sorted(data.glob("*.json")):
-        if path.name in ("cases.json", "conventions.json"):
-            continue
-        record = read_json(path)
-        key = (record["runtime"], record["release"])
-        releases[key] = {k: v for k, v in record.items() if k != "cells"}
-        for case_id, outcome in record.get("cells", {}).items():
-            case = cases.get(case_id, {"id": case_id})
-            cells.append(MatrixCell(record["runtime"], record["release"], case, outcome))
-    return Matrix(cells, releases, cases, conventions)
 
 
 # ------------------------------------------------------------------------------------------------ writing
@@ -224,21 +110,37 @@ def _count_text(counts: Counter) -> str:
     return " ".join(parts)
 
 
+def _gradient_text(cells) -> str:
+    """``agreeing/taken`` gradients of call cells (compared with the explorer's backward), and failures."""
+    agree = sum(c.outcome.get("gradient_verdict") in ("exact", "close") for c in cells)
+    failed = sum(bool(c.outcome.get("gradient_error")) for c in cells)
+    taken = sum(bool(c.outcome.get("gradient_verdict") or c.outcome.get("gradient_error")) for c in cells)
+    if not taken:
+        return ""
+    return f"{agree}/{taken}" + (f" ({failed}✗)" if failed else "")
+
+
 def readme_table(matrix: Matrix) -> str:
-    """One row per runtime (its current release): cells agreeing with the explorer, and the rest."""
+    """One row per runtime (its current release): cells agreeing with the explorer, and the rest; the gradients
+    compared with the explorer's backward (framework calls)."""
     lines = ["| runtime | releases probed | current | agrees (exact + within rounding) | differs | shape | "
-             "fails | crash/timeout |", "|---|---|---|---|---|---|---|---|"]
+             "fails | crash/timeout | gradient agrees (fails) |", "|---|---|---|---|---|---|---|---|---|"]
     for runtime in matrix.runtimes():
         releases = matrix.release_list(runtime)
         current = releases[-1]
         info = matrix.releases[(runtime, current)]
         if info.get("install", {}).get("status") == "failed":
-            lines.append(f"| {runtime} | {', '.join(releases)} | {current} | does not install | | | | |")
+            lines.append(f"| {runtime} | {', '.join(releases)} | {current} | does not install | | | | | |")
             continue
         c = summary(matrix, runtime, current)
         total = sum(c.values())
+        gradient = _gradient_text(matrix.release_cells(runtime, current))
+        if c["skipped"] and not (c["exact"] + c["close"] + c["differs"] + c["shape"]):  # conversion only
+            lines.append(f"| {runtime} | {', '.join(releases)} | {current} | converts {c['skipped']}/{total} (not run "
+                         f"here) | | | {c['error']} | {c['crash'] + c['timeout']} | |")
+            continue
         lines.append(f"| {runtime} | {', '.join(releases)} | {current} | {c['exact'] + c['close']}/{total} | "
-                     f"{c['differs']} | {c['shape']} | {c['error']} | {c['crash'] + c['timeout']} |")
+                     f"{c['differs']} | {c['shape']} | {c['error']} | {c['crash'] + c['timeout']} | {gradient} |")
     return "\n".join(lines)
 
 
@@ -260,9 +162,10 @@ def groups_table(matrix: Matrix) -> str:
 
 def error_line(outcome: dict) -> str:
     """The line of a cell's error a table shows: the first, unless the text opens with a source location
-    (OpenVINO's ``Exception from src/...:84:``), then the line saying what went wrong."""
+    (OpenVINO's ``Exception from src/...:84:``) or with the layer it happened in (Keras's ``Exception encountered
+    when calling Resizing.call().``), then the line saying what went wrong."""
     first = outcome.get("error", "")
-    if first.startswith("Exception from ") and outcome.get("message"):
+    if first.startswith(("Exception from ", "Exception encountered when calling ")) and outcome.get("message"):
         return outcome["message"]
     return first
 
@@ -325,12 +228,72 @@ def attribute_table(matrix: Matrix, group: str = "attributes") -> str:
     return "\n".join(lines)
 
 
+KERAS_BACKENDS = ("keras-tensorflow", "keras-jax", "keras-torch")
+
+
+def keras_backends_table(matrix: Matrix) -> str:
+    """The same Keras call on its three backends (current releases), on the rows where they do not compute the
+    same: a backend fails where another runs, or the conventions their outputs equal differ (each column shows
+    the conventions only its output equals, or ``=`` when it equals every convention the others do)."""
+    runtimes = [r for r in KERAS_BACKENDS if matrix.current(r)]
+    if len(runtimes) < 2:
+        return ""
+    calls = {}
+    for runtime in runtimes:
+        for cell in matrix.query(runtime=runtime, release=matrix.current(runtime)):
+            calls.setdefault(cell.case["id"].split("/", 1)[1], {})[runtime] = cell
+    lines = ["| call (interpolation / options / dtype / geometry) | " + " | ".join(runtimes) + " |",
+             "|---|" + "---|" * len(runtimes)]
+    same = 0
+    for call in sorted(calls):
+        row = calls[call]
+        ran = {r: c for r, c in row.items() if c.status == "ok"}
+        sets = {r: set(matrix.equals(c)) for r, c in ran.items()}
+        if len(ran) == len(row) and (len({frozenset(v) for v in sets.values()}) == 1 or
+                                     len({c.outcome.get("sha") for c in ran.values()}) == 1):
+            same += 1
+            continue
+        if not ran:
+            same += 1  # fails everywhere: the groups table counts it
+            continue
+        common = set.intersection(*sets.values()) if sets else set()
+        texts = []
+        for runtime in runtimes:
+            cell = row.get(runtime)
+            if cell is None:
+                texts.append("")
+            elif cell.status != "ok":
+                texts.append(f"✗ {_one_line(error_line(cell.outcome), 70)}")
+            else:
+                own = sorted(sets[runtime] - common)
+                texts.append(", ".join(own[:2]) if own else ("=" if common else cell.label))
+        lines.append(f"| `{call}` | " + " | ".join(texts) + " |")
+    lines.append("")
+    lines.append(f"{same} other calls compute the same on every backend (or fail on every one).")
+    return "\n".join(lines)
+
+
+def update_readme(text: str, table: str) -> str:
+    """``text`` (the README) with the scoreboard between its ``<!-- matrix:start -->`` and
+    ``<!-- matrix:end -->`` markers replaced by ``table``; unchanged when it has no markers."""
+    start, end = "<!-- matrix:start -->", "<!-- matrix:end -->"
+    if start not in text or end not in text:
+        return text
+    head, rest = text.split(start, 1)
+    _, tail = rest.split(end, 1)
+    return f"{head}{start}\n{table}\n{end}{tail}"
+
+
 def render_docs(matrix: Matrix) -> str:
     """``docs/compatibility-matrix.md``."""
     out = ["# Compatibility matrix (measured)", "",
-           "Every cell is one ONNX `Resize`/`Upsample` node in a one-node model, run on a runtime release in a "
-           "virtualenv of its own by `python -m explorer.probe`, and compared with what the explorer computes "
-           "for the same node (`explorer.run_resize_node`, ONNX Runtime's CPU arithmetic). The data are "
+           "Every cell of an ONNX runtime is one ONNX `Resize`/`Upsample` node in a one-node model, run on a runtime "
+           "release in a virtualenv of its own by `python -m explorer.probe`, and compared with what the explorer "
+           "computes for the same node (`explorer.run_resize_node`, ONNX Runtime's CPU arithmetic). Every cell of a "
+           "framework (torch, torch-onnx, tensorflow, jax, keras-*, litert) is one call of the framework "
+           "(`explorer/probe/calls.py`), compared with the explorer's computation of that call "
+           "(`explorer.library_resize` with the library's own options) and, where the framework trains, its "
+           "gradient with the transpose of that forward. The data are "
            "`explorer/advisor/data/matrix/*.json` (one file per runtime release, with the exact package versions "
            "and the command that measured it); `explorer.probe.matrix.load()` reads them. The cases and their "
            "pruning rule are in `explorer/probe/cases.py`. The explorer's `onnx` preset was built to ONNX Runtime 1.32's "
@@ -347,6 +310,13 @@ def render_docs(matrix: Matrix) -> str:
            "Resize-13 (Resize-11 for `tf_half_pixel_for_nn`), float32, 2-D, four geometries each (up and down, by "
            "`sizes` and by non-integer `scales`): cells agreeing with the explorer out of those run; `✗`: every "
            "cell fails.", "", attribute_table(matrix), ""]
+    keras = keras_backends_table(matrix)
+    if keras:
+        out += ["## The same Keras call on its three backends", "",
+                "Each backend's cell is compared with the explorer's model of that backend; this table puts the "
+                "backends side by side where the same call does not compute the same: a backend rejects it, or "
+                "its output equals other conventions (float32 cells; `=`: only the conventions the others' "
+                "outputs equal too).", "", keras, ""]
     for runtime in matrix.runtimes():
         for release in matrix.release_list(runtime):
             info = matrix.releases[(runtime, release)]

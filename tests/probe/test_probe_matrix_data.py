@@ -65,3 +65,8 @@ def test_load_queries_by_runtime_release_and_case():
     assert data.query(runtime=runtime, release=release, coordinate_transformation_mode="align_corners",
                       group="attributes")
     assert not data.query(runtime="no-such-runtime")
+
+
+def test_the_docs_page_is_rendered_from_the_committed_data():
+    page = DATA.parents[2].parent / "docs" / "compatibility-matrix.md"
+    assert page.read_text() == matrix.render_docs(matrix.load()), "rewrite it: python -m explorer.probe --render"

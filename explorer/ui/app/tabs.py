@@ -566,6 +566,8 @@ def findings_html(data) -> str:
             text += f"<br><code>{html.escape(f.error_text)}</code>"
         if f.versions:
             text += f"<br><span style='color:#555'>releases: {html.escape(f.versions)}</span>"
+        if f.evidence_text:
+            text += f"<br><span style='color:#555'>evidence: {html.escape(f.evidence_text)}</span>"
         items.append(f"<li>{text}</li>")
     parts.append("<ul>" + "".join(items) + "</ul>" if items else "<p>no findings</p>")
     if data.fixes:

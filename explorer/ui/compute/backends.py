@@ -51,11 +51,15 @@ def reason(finding, backend: str, device=None) -> str:
     """One sentence saying why ``finding`` colours a cell (e.g. "antialias is not supported on burn-tch").
 
     A finding from a knowledge-base record is told from its operation, status and conditions (:data:`REASONS`,
-    :data:`SUBJECTS`); any other (a mode the backend lacks) by its message's first clause.
+    :data:`SUBJECTS`); a measured cell of the probe's matrix by what it measured ("measured on tvm-relax: the
+    node fails in 1 ..."); any other (a mode the backend lacks) by its message's first clause.
     """
     from ...advisor.knowledge import load
 
     where = f"{backend} ({device})" if device else backend
+    if finding.record_id is None and finding.evidence == "measured":  # a cell of the probe's matrix
+        outcome = finding.message.split("): ", 1)[-1]
+        return f"measured on {where}: {_first_clause(outcome)}"[:199]
     if finding.record_id is None:
         return _first_clause(finding.message)
     record = load().record(finding.record_id)

@@ -1,0 +1,117 @@
+"""coremltools: ``ct.convert`` of a traced ``F.interpolate`` module (torch 2.13.0 in the same venv) to an ML
+program or a NeuralNetwork.  Core ML prediction runs on macOS only, so a cell records whether the call
+converts (the converter's exact error text when it does not) and what it becomes: the MIL operations of the
+converted program (``convert_to="milinternal"``: each op's type and its constant inputs, such as
+``align_corners``, ``half_pixel_centers``, ``sampling_mode``, the scale factors or target sizes), and for the
+NeuralNetwork target the layer types of the spec (its upsample/resize layer's parameters).  A cell that
+converts is ``skipped`` at the ``run`` stage, its reason saying so.
+
+The venv: ``pip install coremltools torch==2.13.0`` (the resolver accepts the pair: coremltools 9.0).
+"""
+
+NAME = "coremltools"
+PRODUCT = "coreml"
+KINDS = ("coreml",)
+PACKAGES = ("coremltools", "torch", "numpy")
+RELEASES = ("9.0",)
+CURRENT = "9.0"
+_LAYER_FIELDS = ("upsample", "resizeBilinear", "cropResize")
+
+
+def install(release):
+    return [[f"coremltools=={release}", "torch==2.13.0", "numpy"]]
+
+
+def version():
+    import importlib.metadata
+
+    return importlib.metadata.version("coremltools")
+
+
+def _kwargs(case):
+    kwargs = {"mode": case["mode"]}
+    if case["size"] is not None:
+        kwargs["size"] = tuple(case["size"])
+    else:
+        kwargs["scale_factor"] = case["scale_factor"]
+    kwargs.update(case["options"])
+    return kwargs
+
+
+def _value(var):
+    value = getattr(var, "val", None)
+    if value is None:
+        return None
+    try:
+        return value.tolist()
+    except AttributeError:
+        return value if isinstance(value, (bool, int, float, str)) else str(value)
+
+
+def mil_ops(program) -> list:
+    """Each operation of the program's main function: its type and its inputs that are constants."""
+    out = []
+    for op in program.functions["main"].operations:
+        if op.op_type == "const":
+            continue
+        entry = {"op": op.op_type}
+        constants = {name: _value(var) for name, var in op.inputs.items()
+                     if not isinstance(var, (list, tuple)) and _value(var) is not None}
+        if constants:
+            entry["inputs"] = constants
+        out.append(entry)
+    return out
+
+
+def nn_layers(model) -> list:
+    """The NeuralNetwork spec's layers: type and, for upsample/resize layers, their parameters."""
+    from google.protobuf.json_format import MessageToDict
+
+    out = []
+    for layer in model.get_spec().neuralNetwork.layers:
+        kind = layer.WhichOneof("layer")
+        entry = {"layer": kind}
+        if kind in _LAYER_FIELDS:
+            entry["params"] = MessageToDict(getattr(layer, kind))
+        out.append(entry)
+    return out
+
+
+def run(case, inputs, cell):
+    import logging
+    import warnings
+
+    logging.disable(logging.WARNING)
+    import coremltools as ct
+    import torch
+    import torch.nn.functional as F
+
+    kwargs = _kwargs(case)
+
+    class Resize(torch.nn.Module):
+        def forward(self, x):
+            return F.interpolate(x, **kwargs)
+
+    x = torch.from_numpy(inputs["X"])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with cell.stage("convert"):
+            traced = torch.jit.trace(Resize().eval(), (x,))
+            tensor = [ct.TensorType(name="X", shape=tuple(x.shape))]
+            program = ct.convert(traced, inputs=tensor, convert_to="milinternal")
+            described = {"mil": mil_ops(program)}
+            cell.converted(described)
+            if case["target"] == "neuralnetwork":
+                model = ct.convert(traced, inputs=tensor, convert_to="neuralnetwork")
+                described["neuralnetwork"] = nn_layers(model)
+            else:
+                ct.convert(traced, inputs=tensor, convert_to="mlprogram", skip_model_load=True)
+            cell.converted(described)
+    seen = set()
+    for w in caught:
+        line = f"{w.category.__name__}: {str(w.message).strip().splitlines()[0] if str(w.message).strip() else ''}"
+        if line not in seen:
+            seen.add(line)
+            cell.note(line[:300])
+    with cell.stage("run"):
+        cell.skip("converted; Core ML prediction runs on macOS only")

@@ -1,0 +1,40 @@
+"""Keras 3 on its tensorflow backend (``KERAS_BACKEND=tensorflow``): ``keras.ops.image.resize``, ``layers.Resizing`` and
+``layers.UpSampling2D`` (the shared code and the calls: ``runtimes/_keras.py``).  The release is Keras's;
+the backend's own release is in the provenance's packages.
+"""
+
+import importlib.util
+import os
+
+NAME = "keras-tensorflow"
+PRODUCT = "keras"
+KINDS = ("keras-tensorflow",)
+PACKAGES = ("keras", "tensorflow-cpu", "numpy")
+RELEASES = ("3.15.1",)
+CURRENT = "3.15.1"
+BACKEND = "tensorflow"
+_module = None
+
+
+def _shared():
+    global _module
+    if _module is not None:
+        return _module
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_keras.py")
+    spec = importlib.util.spec_from_file_location("probe_adapter__keras", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    _module = module
+    return module
+
+
+def install(release):
+    return _shared().install(release, BACKEND)
+
+
+def version():
+    return _shared().version(BACKEND)
+
+
+def run(case, inputs, cell):
+    _shared().run(case, inputs, cell, BACKEND)

@@ -1,0 +1,80 @@
+"""TensorFlow (CPU): ``tf.image.resize`` (v2: every method, ``antialias``) and the v1 functions
+``tf.compat.v1.image.resize_{nearest_neighbor,bilinear,bicubic,area}`` (``align_corners``,
+``half_pixel_centers``), eagerly, on an NHWC input; the gradient of ``sum(Y * G)`` with ``tf.GradientTape``
+for float32/float64 inputs.  One intra-op and one inter-op thread; bfloat16 outputs are returned as float32.
+"""
+
+import os
+
+NAME = "tensorflow"
+PRODUCT = "tensorflow"
+KINDS = ("tensorflow",)
+PACKAGES = ("tensorflow", "tensorflow-cpu", "numpy")
+RELEASES = ("2.21.0",)
+CURRENT = "2.21.0"
+V1_FUNCTIONS = {"nearest": "resize_nearest_neighbor", "bilinear": "resize_bilinear", "bicubic": "resize_bicubic",
+                "area": "resize_area"}
+_configured = False
+
+
+def install(release):
+    return [[f"tensorflow-cpu=={release}", "numpy"]]
+
+
+def _tf():
+    global _configured
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    import tensorflow as tf
+
+    if not _configured:
+        _configured = True
+        try:
+            tf.config.threading.set_intra_op_parallelism_threads(1)
+            tf.config.threading.set_inter_op_parallelism_threads(1)
+        except RuntimeError:  # already initialised
+            pass
+    return tf
+
+
+def version():
+    return _tf().__version__
+
+
+def resize(tf, x, case):
+    """The case's call on the tensor ``x``."""
+    options = case["options"]
+    size = list(case["size"])
+    if options.get("version") == 1:
+        function = getattr(tf.compat.v1.image, V1_FUNCTIONS[case["mode"]])
+        kwargs = {"align_corners": bool(options.get("align_corners", False))}
+        if case["mode"] != "area":
+            kwargs["half_pixel_centers"] = bool(options.get("half_pixel_centers", False))
+        return function(x, size, **kwargs)
+    return tf.image.resize(x, size, method=case["mode"], antialias=bool(options.get("antialias", False)))
+
+
+def to_numpy(tf, y):
+    if y.dtype == tf.bfloat16:
+        y = tf.cast(y, tf.float32)
+    return y.numpy()
+
+
+def run(case, inputs, cell):
+    tf = _tf()
+    dtype = {"float32": tf.float32, "float16": tf.float16, "bfloat16": tf.bfloat16, "float64": tf.float64,
+             "uint8": tf.uint8, "int8": tf.int8}[case["dtype"]]
+    x = tf.cast(tf.constant(inputs["X"]), dtype)
+    trains = case["train"] and dtype.is_floating
+    with cell.stage("run"):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = resize(tf, x, case)
+            loss = tf.reduce_sum(tf.cast(y, tf.float64) * tf.constant(inputs["G"], tf.float64)) if trains else None
+        out = to_numpy(tf, y)
+    cell.output(out)
+    if trains:
+        with cell.stage("gradient"):
+            grad = tape.gradient(loss, x)
+            if grad is None:
+                raise LookupError("tape.gradient returned None: no gradient is registered through this resize")
+            cell.gradient(to_numpy(tf, tf.convert_to_tensor(grad)))
