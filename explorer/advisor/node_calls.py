@@ -201,14 +201,38 @@ def _sampled_rows_differ(a, b, atol: float, count: int = 24) -> bool:
     return False
 
 
-def plans_agree(first, second, atol: float = 1e-5) -> bool:
-    """Whether two ``(specs, plans)`` results compute the same weights on every axis (within ``atol``)."""
+#: float32's machine epsilon (2**-23)
+FLOAT32_EPS = 2.0 ** -23
+
+
+def rounding_atol(*lengths) -> float:
+    """The weight difference float32 coordinate rounding alone can make on axes of these lengths.
+
+    A sample coordinate up to ``n`` computed in float32 (a scale, a product, an offset: a few roundings of half
+    an ulp, at most ``n * 2**-24`` each) moves a weight by the kernel's slope times that (at most 2 for Keys
+    cubic): 16 half-ulps of the longest axis, and never less than 1e-5.  Two conventions that differ (another
+    coordinate rule, another cubic coefficient, a nearest rule that picks another index) differ by 1e-2 or
+    more, so this tolerance tells rounding apart from convention.
+
+    >>> rounding_atol(10, 3)
+    1e-05
+    >>> round(rounding_atol(240, 224), 6)
+    0.000229
+    """
+    longest = max((int(n) for n in lengths), default=1)
+    return max(1e-5, 8 * longest * FLOAT32_EPS)
+
+
+def plans_agree(first, second, atol: float | None = None) -> bool:
+    """Whether two ``(specs, plans)`` results compute the same weights on every axis (within ``atol``; by default
+    :func:`rounding_atol` of each axis' lengths: float32 rounding is not a convention)."""
     specs_a, plans_a = first
     specs_b, plans_b = second
     if len(plans_a) != len(plans_b):
         return False
     for (axis_a, pa), (axis_b, pb), sa, sb in zip(plans_a, plans_b, specs_a, specs_b):
-        if axis_a != axis_b or _sampled_rows_differ(pa, pb, atol) or plan_difference(pa, pb) > atol:
+        tol = rounding_atol(pa.n, pa.m) if atol is None else atol
+        if axis_a != axis_b or _sampled_rows_differ(pa, pb, tol) or plan_difference(pa, pb) > tol:
             return False
         if pa.outside is not None and pa.outside.any() and sa.extrapolation_value != sb.extrapolation_value:
             return False
