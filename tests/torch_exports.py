@@ -14,10 +14,8 @@ def export(module, args, exporter: str = "torchscript", opset: int = 17, input_n
     import torch
 
     buffer = io.BytesIO()
-    with warnings.catch_warnings():  # the TorchScript exporter's deprecation notices, the dynamo exporter's logs
-        warnings.simplefilter("ignore", DeprecationWarning)
-        warnings.simplefilter("ignore", FutureWarning)
-        warnings.simplefilter("ignore", UserWarning)
+    with warnings.catch_warnings():  # the exporters' deprecation notices and tracer warnings are not the test's
+        warnings.simplefilter("ignore")
         if exporter == "dynamo":
             program = torch.onnx.export(module.eval(), tuple(args), dynamo=True, opset_version=opset,
                                         input_names=list(input_names), verbose=False, **options)

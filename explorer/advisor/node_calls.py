@@ -122,6 +122,29 @@ def onnx_options(node: ResizeNode) -> tuple[str, dict]:
     return mode, options
 
 
+def roi_pairs(node: ResizeNode, kept) -> tuple:
+    """The node's ``roi`` as one (start, end) pair per axis of ``kept``: the roi holds all starts then all ends,
+    over every axis of the input or, with the ``axes`` attribute (Resize-18), over those axes in their order; an
+    axis it does not cover keeps its whole extent (0, 1).
+
+    >>> node = ResizeNode("r", "Resize", 18, 18, {"axes": (3, 2)}, (), (1, 1, 8, 8), (1, 1, 4, 4),
+    ...                   roi=(0.1, 0.2, 0.6, 0.7))
+    >>> roi_pairs(node, (2, 3))
+    ((0.2, 0.7), (0.1, 0.6))
+    """
+    rank, roi = len(node.input_shape), node.roi
+    if len(roi) == 2 * rank:
+        return tuple((roi[a], roi[a + rank]) for a in kept)
+    axes = node.attributes.get("axes")
+    if axes is not None:
+        axes = [int(a) + rank if int(a) < 0 else int(a) for a in (axes if isinstance(axes, (tuple, list)) else (axes,))]
+        if len(roi) == 2 * len(axes):
+            count = len(axes)
+            pairs = {a: (roi[k], roi[k + count]) for k, a in enumerate(axes)}
+            return tuple(pairs.get(a, (0.0, 1.0)) for a in kept)
+    return roi
+
+
 def onnx_call(node: ResizeNode) -> PresetResize:
     """The ``onnx`` preset call that computes ``node`` as ONNX Runtime does.
 
@@ -135,9 +158,7 @@ def onnx_call(node: ResizeNode) -> PresetResize:
     shape, axes, out, kept = problem(node.input_shape, node.output_shape,
                                      [a for a, s in enumerate(node.scales or ()) if s != 1.0])
     if "roi" in options:
-        rank = len(node.input_shape)
-        roi = node.roi
-        options["roi"] = tuple((roi[a], roi[a + rank]) for a in kept) if len(roi) == 2 * rank else roi
+        options["roi"] = roi_pairs(node, kept)
     notes = ()
     if node.scales is not None:
         return PresetResize("onnx", mode, options, shape, axes, scale_factor=tuple(node.scales[a] for a in kept),
@@ -278,9 +299,7 @@ def run_resize_node(model_or_node, x, node=None) -> np.ndarray:
     _, _, out, kept = problem(found.input_shape, found.output_shape,
                               [a for a, s in enumerate(found.scales or ()) if s != 1.0])
     if "roi" in options:
-        rank = len(found.input_shape)
-        roi = found.roi
-        options["roi"] = tuple((roi[a], roi[a + rank]) for a in kept) if len(roi) == 2 * rank else roi
+        options["roi"] = roi_pairs(found, kept)
     if found.scales is not None:
         return library_resize(x, library="onnx", mode=mode, axes=kept,
                               scale_factor=tuple(found.scales[a] for a in kept), **options)

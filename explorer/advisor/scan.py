@@ -104,6 +104,7 @@ class ScannedNode:
     location: str = ""
     source: object = None                               # the ResizeNode or InterpolateSite read from the model
     trivial: str | None = None                          # "identity" or "one pixel": every kernel computes it
+    origin: str = ""                                    # module and source line recorded by the exporter
 
     @property
     def severity(self) -> str | None:
@@ -127,7 +128,8 @@ class ScannedNode:
                 "output_shape": None if self.output_shape is None else list(self.output_shape),
                 "equivalents": [_plain(e) for e in self.equivalents],
                 "findings": [f.to_dict() for f in self.findings],
-                "imports": [_plain(b) for b in self.imports], "location": self.location, "trivial": self.trivial}
+                "imports": [_plain(b) for b in self.imports], "location": self.location, "trivial": self.trivial,
+                "origin": self.origin}
 
 
 def _library_order(library: str) -> int:
@@ -229,7 +231,7 @@ class Scan(list):
             shapes = f"{_shape_text(n.input_shape)} -> {_shape_text(n.output_shape)}"
             lines.append(f"x{len(group)}: {_mode_text(n.attributes)}{trivial}, {shapes} ({n.op_type})")
             for member in group[:_NAMES_SHOWN]:
-                where = f", {printable(member.location)}" if member.location else ""
+                where = "".join(f", {printable(text)}" for text in (member.location, member.origin) if text)
                 lines.append(f"  {printable(member.node)}{where}")
             if len(group) > _NAMES_SHOWN:
                 lines.append(f"  ... and {len(group) - _NAMES_SHOWN} more (--json lists every node)")
@@ -555,7 +557,7 @@ def _renamed(scanned: ScannedNode, node: ResizeNode) -> ScannedNode:
     before, after = repr(printable(scanned.node)), repr(printable(node.name))
     for f in out.findings:  # a message names its node: this one's
         f.message = f.message.replace(f"node {before}", f"node {after}")
-    out.node, out.location, out.source = node.name, node.graph, node
+    out.node, out.location, out.source, out.origin = node.name, node.graph, node, node.origin
     return out
 
 
@@ -586,10 +588,13 @@ def _scan_onnx_node(node: ResizeNode, target: Target, training: bool, path, unsc
         found = _unanalysed(node, f"not scanned: {node.problem}", "unknown", unscanned)
     else:
         try:
-            found = _analyse_onnx_node(node, target, training, path)
+            found = _analyse_onnx_node(node if node.static or not node.analysable else node.on_unit_axes(),
+                                       target, training, path)
+            found.input_shape, found.output_shape, found.source = node.input_shape, node.output_shape, node
         except Exception as exc:  # noqa: BLE001 - one node's analysis never stops the others (reported on it)
             found = _unanalysed(node, f"not scanned: node {printable(node.name)!r} could not be analysed "
                                       f"({type(exc).__name__}: {printable(exc)})", "unknown", unscanned)
+    found.origin = getattr(node, "origin", "")
     found.findings = [_unscanned_severity(f, unscanned) for f in found.findings]
     for f in found.findings:
         f.backend = f.backend or target.backend.id
