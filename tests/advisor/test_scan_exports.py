@@ -117,6 +117,8 @@ def test_every_node_of_a_static_export_is_scanned_with_ort_shapes(module, shape,
     assert {n.node: (tuple(n.input_shape), tuple(n.output_shape)) for n in result} == truth
     assert all(n.equivalents for n in result)
     assert result.exit_status == 0
+    from_bytes = scan(model.SerializeToString(), backend="onnxruntime")  # read without the weights' bytes
+    assert from_bytes.to_dicts() == result.to_dicts()
 
 
 @pytest.mark.parametrize("module, shape, count", [(Decoder, (1, 3, 6, 6), 4), (SegHead, (1, 3, 24, 20), 5)])

@@ -225,3 +225,23 @@ def test_nodes_past_the_budget_are_listed_with_a_warning_naming_them():
     for n in result[2:]:
         assert n.findings[0].severity == "warning"
         assert f"'{n.node}'" in n.findings[0].message and "SCAN_MAX_NODES" in n.findings[0].message
+
+
+def test_a_model_file_is_read_without_its_weights(tmp_path):
+    """The weights' bytes are left out when the file is read (their type and dims kept); the small constants
+    that shape arithmetic needs are read."""
+    import numpy as np
+    from onnx import numpy_helper
+
+    from explorer.advisor.onnx_resize import load_model
+    from explorer.limits import FOLD_BYTES
+
+    weight = numpy_helper.from_array(np.ones((1, FOLD_BYTES // 4 + 1), np.float32), "weight")
+    model = make_model([resize("r", "y", sizes=True)], [weight, sizes_init("r", [1, 3, 5, 5])])
+    path = tmp_path / "m.onnx"
+    path.write_bytes(model.SerializeToString())
+    loaded = {t.name: t for t in load_model(str(path)).graph.initializer}
+    assert len(loaded["weight"].raw_data) == 0 and list(loaded["weight"].dims) == [1, FOLD_BYTES // 4 + 1]
+    assert loaded["r_sizes"] == model.graph.initializer[1]
+    [node] = scan(str(path))
+    assert node.output_shape == (1, 3, 5, 5) and node.equivalents
