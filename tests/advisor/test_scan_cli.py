@@ -144,3 +144,23 @@ def test_closed_pipe_prints_no_traceback(model_path):
     _, err = process.communicate(timeout=120)
     assert b"Traceback" not in err and b"Broken pipe" not in err and b"BrokenPipe" not in err, err
     assert process.returncode == 141
+
+
+def test_alike_nodes_are_reported_once_as_a_group(capsys, tmp_path):
+    from onnx import TensorProto, helper
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 16, 16])
+    sizes = helper.make_tensor("sizes", TensorProto.INT64, [4], [1, 3, 32, 32])
+    other = helper.make_tensor("other", TensorProto.INT64, [4], [1, 3, 8, 8])
+    nodes = [helper.make_node("Resize", ["x", "", "", "sizes"], [f"y{k}"], name=f"up{k}", mode="linear")
+             for k in range(12)]
+    nodes.append(helper.make_node("Resize", ["x", "", "", "other"], ["z"], name="down", mode="linear"))
+    outputs = [helper.make_tensor_value_info(n.output[0], TensorProto.FLOAT, None) for n in nodes]
+    path = tmp_path / "many.onnx"
+    onnx.save(helper.make_model(helper.make_graph(nodes, "g", [x], outputs, initializer=[sizes, other]),
+                                opset_imports=[helper.make_opsetid("", 13)]), path)
+    code, out, _ = run(capsys, "scan", path)
+    assert code == 0 and "13 resize(s) in 2 group(s)" in out
+    assert out.count("x12: linear coordinate_transformation_mode=half_pixel, 1x3x16x16 -> 1x3x32x32") == 1
+    assert "... and 8 more" in out and out.count("= torch bilinear") == 2
+    code, out, _ = run(capsys, "scan", path, "--json")
+    assert [n["node"] for n in json.loads(out)] == [f"up{k}" for k in range(12)] + ["down"]
