@@ -255,13 +255,23 @@ class ScanCommand(Command):
         parser.add_argument("--input-shape", type=_input_shape, action="append", metavar="NAME=N,C,H,W",
                             help="the shape of a graph input with dynamic axes (repeat for several inputs)")
         parser.add_argument("--json", action="store_true", help="machine-readable output")
+        parser.add_argument("--summary", action="store_true",
+                            help="one line for the model: nodes scanned and findings by severity")
+        parser.add_argument("--allow-unscanned", action="store_true",
+                            help="a node the scan cannot analyse (shapes or sizes not known) is a warning, not an "
+                                 "error; by default it is an error under --backend (exit status 1), since nothing "
+                                 "was checked for that backend")
 
     def run(self, args):
         from .advisor.scan import scan
         shapes = dict(args.input_shape) if args.input_shape else None
+        unscanned = "warning" if args.allow_unscanned else None
         result = scan(args.model, example_inputs=shapes, backend=args.backend, training=args.train,
-                      version=args.backend_version, device=args.device)
-        print(_dump(result.to_dicts()) if args.json else result)
+                      version=args.backend_version, device=args.device, unscanned=unscanned)
+        if args.summary:
+            print(_dump(result.summary_dict()) if args.json else result.summary())
+        else:
+            print(_dump(result.to_dicts()) if args.json else result)
         return result.exit_status
 
 
@@ -359,6 +369,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _silence_stdout():
+    """Point stdout at /dev/null, so that the interpreter's flush at exit finds no closed pipe."""
+    import os
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # stdout without a file descriptor (captured in tests)
+        pass
+
+
 def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -369,7 +389,12 @@ def main(argv=None) -> int:
         return 2
     from .reading import printable
     try:
-        return handler.run(args)
+        status = handler.run(args)
+        sys.stdout.flush()
+        return status
+    except BrokenPipeError:  # the reader stopped (| head): the rest is not wanted, and no traceback at exit
+        _silence_stdout()
+        return 141
     except (ValueError, TypeError, OSError) as exc:  # the project's error types subclass these
         print(f"{parser.prog} {handler.name}: error: {printable(exc, MESSAGE_CHARS)}", file=sys.stderr)
         return 2

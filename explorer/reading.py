@@ -62,10 +62,13 @@ def _label(path) -> str:
     return printable(os.fspath(path))
 
 
-def read_file(path, limit: int, *, root=None, what: str = "") -> bytes:
+def read_file(path, limit: int, *, root=None, what: str = "", through=None) -> bytes:
     """At most ``limit`` bytes of the regular file ``path``; an :class:`UnreadableError` otherwise.
 
     With ``root``, the path must resolve inside it.  ``what`` names the input in messages ("model file", ...).
+    ``through(mapped)``, when given, is called with a read-only memory map of the file (bytes when it is empty)
+    and its result returned instead of the bytes: a reader that needs only part of a large file (a model's graph,
+    not its weights) never brings the rest into memory.
     """
     label = f"{what} {_label(path)!r}" if what else repr(_label(path))
     path = os.fspath(path)
@@ -89,9 +92,18 @@ def read_file(path, limit: int, *, root=None, what: str = "") -> bytes:
     except OSError as exc:
         raise UnreadableError(f"cannot open {label}: {exc.strerror or exc}") from None
     try:
-        kind = kind_of(os.fstat(fd).st_mode)  # replaced since it was looked at
+        info = os.fstat(fd)
+        kind = kind_of(info.st_mode)  # replaced since it was looked at
         if kind is not None:
             raise UnreadableError(f"{label} is {kind}, not a regular file")
+        if through is not None:
+            if info.st_size > limit:
+                raise UnreadableError(f"{label} has more bytes than the limit of {limit}")
+            if info.st_size == 0:
+                return through(b"")
+            import mmap
+            with mmap.mmap(fd, 0, access=mmap.ACCESS_READ) as mapped:
+                return through(mapped)
         chunks, total = [], 0
         while total <= limit:
             chunk = os.read(fd, min(_CHUNK, limit + 1 - total))

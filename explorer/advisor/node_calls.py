@@ -122,6 +122,29 @@ def onnx_options(node: ResizeNode) -> tuple[str, dict]:
     return mode, options
 
 
+def roi_pairs(node: ResizeNode, kept) -> tuple:
+    """The node's ``roi`` as one (start, end) pair per axis of ``kept``: the roi holds all starts then all ends,
+    over every axis of the input or, with the ``axes`` attribute (Resize-18), over those axes in their order; an
+    axis it does not cover keeps its whole extent (0, 1).
+
+    >>> node = ResizeNode("r", "Resize", 18, 18, {"axes": (3, 2)}, (), (1, 1, 8, 8), (1, 1, 4, 4),
+    ...                   roi=(0.1, 0.2, 0.6, 0.7))
+    >>> roi_pairs(node, (2, 3))
+    ((0.2, 0.7), (0.1, 0.6))
+    """
+    rank, roi = len(node.input_shape), node.roi
+    if len(roi) == 2 * rank:
+        return tuple((roi[a], roi[a + rank]) for a in kept)
+    axes = node.attributes.get("axes")
+    if axes is not None:
+        axes = [int(a) + rank if int(a) < 0 else int(a) for a in (axes if isinstance(axes, (tuple, list)) else (axes,))]
+        if len(roi) == 2 * len(axes):
+            count = len(axes)
+            pairs = {a: (roi[k], roi[k + count]) for k, a in enumerate(axes)}
+            return tuple(pairs.get(a, (0.0, 1.0)) for a in kept)
+    return roi
+
+
 def onnx_call(node: ResizeNode) -> PresetResize:
     """The ``onnx`` preset call that computes ``node`` as ONNX Runtime does.
 
@@ -135,9 +158,7 @@ def onnx_call(node: ResizeNode) -> PresetResize:
     shape, axes, out, kept = problem(node.input_shape, node.output_shape,
                                      [a for a, s in enumerate(node.scales or ()) if s != 1.0])
     if "roi" in options:
-        rank = len(node.input_shape)
-        roi = node.roi
-        options["roi"] = tuple((roi[a], roi[a + rank]) for a in kept) if len(roi) == 2 * rank else roi
+        options["roi"] = roi_pairs(node, kept)
     notes = ()
     if node.scales is not None:
         return PresetResize("onnx", mode, options, shape, axes, scale_factor=tuple(node.scales[a] for a in kept),
@@ -201,14 +222,38 @@ def _sampled_rows_differ(a, b, atol: float, count: int = 24) -> bool:
     return False
 
 
-def plans_agree(first, second, atol: float = 1e-5) -> bool:
-    """Whether two ``(specs, plans)`` results compute the same weights on every axis (within ``atol``)."""
+#: float32's machine epsilon (2**-23)
+FLOAT32_EPS = 2.0 ** -23
+
+
+def rounding_atol(*lengths) -> float:
+    """The weight difference float32 coordinate rounding alone can make on axes of these lengths.
+
+    A sample coordinate up to ``n`` computed in float32 (a scale, a product, an offset: a few roundings of half
+    an ulp, at most ``n * 2**-24`` each) moves a weight by the kernel's slope times that (at most 2 for Keys
+    cubic): 16 half-ulps of the longest axis, and never less than 1e-5.  Two conventions that differ (another
+    coordinate rule, another cubic coefficient, a nearest rule that picks another index) differ by 1e-2 or
+    more, so this tolerance tells rounding apart from convention.
+
+    >>> rounding_atol(10, 3)
+    1e-05
+    >>> round(rounding_atol(240, 224), 6)
+    0.000229
+    """
+    longest = max((int(n) for n in lengths), default=1)
+    return max(1e-5, 8 * longest * FLOAT32_EPS)
+
+
+def plans_agree(first, second, atol: float | None = None) -> bool:
+    """Whether two ``(specs, plans)`` results compute the same weights on every axis (within ``atol``; by default
+    :func:`rounding_atol` of each axis' lengths: float32 rounding is not a convention)."""
     specs_a, plans_a = first
     specs_b, plans_b = second
     if len(plans_a) != len(plans_b):
         return False
     for (axis_a, pa), (axis_b, pb), sa, sb in zip(plans_a, plans_b, specs_a, specs_b):
-        if axis_a != axis_b or _sampled_rows_differ(pa, pb, atol) or plan_difference(pa, pb) > atol:
+        tol = rounding_atol(pa.n, pa.m) if atol is None else atol
+        if axis_a != axis_b or _sampled_rows_differ(pa, pb, tol) or plan_difference(pa, pb) > tol:
             return False
         if pa.outside is not None and pa.outside.any() and sa.extrapolation_value != sb.extrapolation_value:
             return False
@@ -254,9 +299,7 @@ def run_resize_node(model_or_node, x, node=None) -> np.ndarray:
     _, _, out, kept = problem(found.input_shape, found.output_shape,
                               [a for a, s in enumerate(found.scales or ()) if s != 1.0])
     if "roi" in options:
-        rank = len(found.input_shape)
-        roi = found.roi
-        options["roi"] = tuple((roi[a], roi[a + rank]) for a in kept) if len(roi) == 2 * rank else roi
+        options["roi"] = roi_pairs(found, kept)
     if found.scales is not None:
         return library_resize(x, library="onnx", mode=mode, axes=kept,
                               scale_factor=tuple(found.scales[a] for a in kept), **options)

@@ -40,8 +40,10 @@ other nodes are read as usual.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -56,7 +58,7 @@ FOLDABLE = frozenset({
     "Shape", "Size", "Gather", "GatherElements", "Slice", "Concat", "Cast", "Mul", "Div", "Add", "Sub", "Floor",
     "Ceil", "Round", "Unsqueeze", "Squeeze", "Constant", "Identity", "Reshape", "Range", "ConstantOfShape",
     "Expand", "Sqrt", "Max", "Min", "Abs", "Neg", "ReduceProd", "Equal", "Where", "Not", "Less", "Greater",
-    "CastLike", "Flatten", "Tile", "Split"})
+    "CastLike", "Flatten", "Tile", "Split", "ReduceMin", "ReduceMax", "Reciprocal"})
 _MAX_FOLD_NODES = 256
 #: the inputs of each operator version: Resize-10 and Upsample-9 take (X, scales)
 _INPUTS = {("Resize", 10): ("X", "scales"), ("Upsample", 9): ("X", "scales"), ("Upsample", 10): ("X", "scales"),
@@ -84,6 +86,7 @@ class ResizeNode:
     inputs: tuple = ()           # the node's input names
     problem: str | None = None   # why the node cannot run or be read (scales not finite, axes out of range, ...)
     readable: bool = True        # False: the node itself could not be read (``problem`` says why)
+    origin: str = ""             # the module and source line the exporter recorded (:func:`origin`), or ""
 
     @property
     def mode(self) -> str:
@@ -103,6 +106,33 @@ class ResizeNode:
             all(_is_length(d) for d in (self.output_shape or (None,)))
 
     @property
+    def analysable(self) -> bool:
+        """Shapes known on every axis the node resizes: an axis it leaves alone (a dynamic batch) may be
+        symbolic, with the same name in and out, since it does not change the weights.
+
+        >>> ResizeNode("up", "Resize", 13, 13, {}, (), ("batch", 3, 4, 4), ("batch", 3, 8, 8),
+        ...            scales=(1.0, 1.0, 2.0, 2.0)).analysable
+        True
+        """
+        if self.input_shape is None or self.output_shape is None or len(self.input_shape) != len(self.output_shape):
+            return False
+        for a, (n, m) in enumerate(zip(self.input_shape, self.output_shape)):
+            if _is_length(n) and _is_length(m):
+                continue
+            if n is None or n != m or (self.scales is not None and self.scales[a] != 1.0) or \
+                    (self.sizes is not None and self.sizes[a] != n):
+                return False
+        return True
+
+    def on_unit_axes(self) -> "ResizeNode":
+        """This node with each symbolic axis (one it leaves alone: :attr:`analysable`) of length 1."""
+        def unit(shape):
+            return None if shape is None else tuple(d if _is_length(d) else 1 for d in shape)
+        sizes = None if self.sizes is None else unit(self.sizes)
+        return ResizeNode(**{**self.__dict__, "input_shape": unit(self.input_shape),
+                             "output_shape": unit(self.output_shape), "sizes": sizes})
+
+    @property
     def resized_axes(self) -> tuple[int, ...]:
         """Axes whose length changes or whose scale is not 1 (empty when the shapes are unknown)."""
         if not self.static:
@@ -118,7 +148,7 @@ class ResizeNode:
                 "attributes": dict(self.attributes), "given": list(self.given),
                 "input_shape": _listed(self.input_shape), "output_shape": _listed(self.output_shape),
                 "roi": _listed(self.roi), "scales": _listed(self.scales), "sizes": _listed(self.sizes),
-                "sources": dict(self.sources), "graph": self.graph, "problem": self.problem}
+                "sources": dict(self.sources), "graph": self.graph, "problem": self.problem, "origin": self.origin}
 
 
 def _listed(value):
@@ -147,11 +177,12 @@ def load_model(model):
         return model
     if isinstance(model, (bytes, bytearray, memoryview)):
         where = "the given bytes"
-        data = reading.read_bytes_given(model, MAX_MODEL_BYTES, where)
+        data = _graph_bytes(reading.read_bytes_given(model, MAX_MODEL_BYTES, where), where)
     elif isinstance(model, (str, os.PathLike)):
         path = os.fspath(model)
         where = repr(reading.printable(path))
-        data = reading.read_file(path, MAX_MODEL_BYTES, what="model file")
+        data = reading.read_file(path, MAX_MODEL_BYTES, what="model file",
+                                 through=lambda mapped: _graph_bytes(mapped, where))
     else:
         raise ArgumentTypeError(f"model must be a path to an .onnx file, its bytes or an onnx.ModelProto, "
                                 f"got {type(model).__name__}")
@@ -168,6 +199,17 @@ def load_model(model):
         raise ArgumentValueError(f"{where} has {count} nodes, more than the {SCAN_MAX_GRAPH_NODES} a scan reads "
                                  "(explorer.limits.SCAN_MAX_GRAPH_NODES)")
     return proto
+
+
+def _graph_bytes(data, where: str):
+    """The model's bytes without the weights' data (:func:`~explorer.advisor.onnx_weightless.weightless`: the
+    initializers larger than :data:`FOLD_BYTES` keep their type and dims); bytes that are not a well-formed
+    message are returned as they are, for the parser to report."""
+    from .onnx_weightless import weightless
+    try:
+        return weightless(data, FOLD_BYTES)
+    except (ArgumentValueError, IndexError):
+        return bytes(data)
 
 
 def graph_node_count(model) -> int:
@@ -216,6 +258,7 @@ def _with_input_shapes(model, example_inputs):
         pairs = list(zip(graph_inputs, values))
     copy = onnx.ModelProto()
     copy.CopyFrom(model)
+    copy.graph.ClearField("value_info")  # the shapes the exporter recorded for other input shapes
     by_name = {i.name: i for i in copy.graph.input}
     for value_info, given in pairs:
         shape = _shape_of(given, value_info.name)
@@ -243,12 +286,170 @@ def _shape_of(given, name) -> tuple[int, ...]:
 
 
 def _infer(model):
-    """The model after ONNX shape inference with data propagation (the model itself when inference fails)."""
+    """The model after ONNX shape inference with data propagation (the model itself when inference fails); where
+    a Resize/Upsample's shapes stay unknown, ONNX Runtime's symbolic shape inference (when onnxruntime is
+    installed) fills in what it knows (:func:`_symbolic_model`)."""
     onnx = _onnx()
     try:
-        return onnx.shape_inference.infer_shapes(model, check_type=False, strict_mode=False, data_prop=True)
+        inferred = onnx.shape_inference.infer_shapes(model, check_type=False, strict_mode=False, data_prop=True)
     except Exception:  # noqa: BLE001 - an invalid or unusual model is still read, without inferred shapes
-        return model
+        inferred = model
+    if _resize_shapes_unknown(inferred.graph):
+        symbolic = _symbolic_model(model)
+        if symbolic is not None:
+            _merge_graph_shapes(inferred.graph, symbolic.graph)
+    return inferred
+
+
+def _resize_shapes_unknown(graph, outer=None) -> bool:
+    """Whether some Resize/Upsample of ``graph`` or its subgraphs has an input or output shape not fully static."""
+    shapes = dict(outer or {})
+    shapes.update((vi.name, _value_info_shape(vi)) for vi in
+                  list(graph.input) + list(graph.value_info) + list(graph.output))
+    for node in graph.node:
+        if node.op_type in OP_TYPES and node.input and node.output:
+            for name in (node.input[0], node.output[0]):
+                shape = shapes.get(name)
+                if shape is None or not all(_is_length(d) for d in shape):
+                    return True
+        for attr in node.attribute:
+            for sub in list(attr.graphs) + ([attr.g] if attr.HasField("g") else []):
+                if _resize_shapes_unknown(sub, shapes):
+                    return True
+    return False
+
+
+def _merge_graph_shapes(graph, symbolic_graph):
+    """:func:`_merge_shapes` for a graph and, node by node, the subgraphs of its Loop/If/Scan nodes (the two
+    graphs have the same nodes in the same order)."""
+    _merge_shapes(graph, {vi.name: vi for vi in list(symbolic_graph.value_info) + list(symbolic_graph.output)})
+    if len(graph.node) != len(symbolic_graph.node):
+        return
+    for node, other in zip(graph.node, symbolic_graph.node):
+        if node.op_type != other.op_type:
+            return
+        theirs = {a.name: a for a in other.attribute}
+        for attr in node.attribute:
+            twin = theirs.get(attr.name)
+            if twin is None:
+                continue
+            if attr.HasField("g") and twin.HasField("g"):
+                _merge_graph_shapes(attr.g, twin.g)
+            for sub, sub_twin in zip(attr.graphs, twin.graphs):
+                _merge_graph_shapes(sub, sub_twin)
+
+
+def _symbolic_model(model):
+    """The model after ONNX Runtime's symbolic shape inference (``onnxruntime.tools``), which evaluates the shape
+    arithmetic exporters emit (Reshape to a Shape, ReduceMin/Max, Reciprocal, GroupNorm's pattern below opset
+    18) and keeps a dynamic batch symbolic; None when onnxruntime is not installed or it fails."""
+    inference = _symbolic_shape_inference()
+    if inference is None:
+        return None
+    light = _without_large_initializers(model)  # the graph with its small constants: weights give no shape
+    if light is None:
+        return None
+    try:
+        out = inference.infer_shapes(light, auto_merge=True, guess_output_rank=False)
+    except Exception:  # noqa: BLE001 - a model it cannot follow keeps ONNX's shapes
+        return None
+    return out
+
+
+@functools.cache
+def _symbolic_shape_inference():
+    """onnxruntime's ``SymbolicShapeInference`` class, or None without onnxruntime (or sympy).  Its module is loaded
+    from its file, not through ``onnxruntime.tools``, whose package imports torch when installed (a second and
+    hundreds of MB that shape inference does not use)."""
+    import importlib.util
+    try:
+        spec = importlib.util.find_spec("onnxruntime")
+        if spec is None or not spec.submodule_search_locations:
+            return None
+        path = os.path.join(list(spec.submodule_search_locations)[0], "tools", "symbolic_shape_infer.py")
+        if not os.path.isfile(path):
+            return None
+        loader = importlib.util.spec_from_file_location("_explorer_ort_symbolic_shape_infer", path)
+        module = importlib.util.module_from_spec(loader)
+        loader.loader.exec_module(module)
+        return module.SymbolicShapeInference
+    except Exception:  # noqa: BLE001 - onnxruntime (or sympy) missing or changed: ONNX's inference alone
+        return None
+
+
+def _without_large_initializers(model):
+    """A copy of ``model`` (None when it cannot be made safely) for shape inference: initializers larger than
+    :data:`FOLD_BYTES` (weights) or stored as external data, and ``Constant`` nodes whose tensor is stored as
+    external data, become graph inputs of the same type and shape: inference needs their shapes, never their
+    values, and no external file is ever read.  A model with another node holding external data, or external
+    data inside a subgraph or function, gets None."""
+    onnx = _onnx()
+    for function in model.functions:
+        if any(_external_attribute(node) for node in function.node):
+            return None
+    light = onnx.ModelProto()
+    for field_name in ("ir_version", "producer_name", "domain", "model_version"):
+        setattr(light, field_name, getattr(model, field_name))
+    light.opset_import.extend(model.opset_import)
+    light.functions.extend(model.functions)
+    graph = light.graph
+    graph.name = model.graph.name
+    graph.input.extend(model.graph.input)
+    names = {i.name for i in model.graph.input}
+    for node in model.graph.node:
+        if node.op_type == "Constant" and _external_attribute(node):
+            tensors = [a.t for a in node.attribute if a.HasField("t")]
+            if len(tensors) != 1 or len(node.output) != 1:
+                return None
+            graph.input.append(onnx.helper.make_tensor_value_info(node.output[0], tensors[0].data_type,
+                                                                  list(tensors[0].dims)))
+            continue
+        if _external_attribute(node) or _external_in_subgraphs(node):
+            return None
+        graph.node.append(node)
+    graph.output.extend(model.graph.output)
+    graph.value_info.extend(model.graph.value_info)
+    for tensor in model.graph.initializer:
+        if is_external(tensor) or _tensor_bytes(tensor) > FOLD_BYTES:
+            if tensor.name not in names:
+                graph.input.append(onnx.helper.make_tensor_value_info(tensor.name, tensor.data_type,
+                                                                      list(tensor.dims)))
+        else:
+            graph.initializer.append(tensor)
+    return light
+
+
+def _external_in_subgraphs(node) -> bool:
+    """Whether a subgraph of ``node`` (a walk without recursion) holds a tensor stored as external data."""
+    stack = [g for a in node.attribute for g in list(a.graphs) + ([a.g] if a.HasField("g") else [])]
+    while stack:
+        graph = stack.pop()
+        if any(is_external(t) for t in graph.initializer):
+            return True
+        for inner in graph.node:
+            if _external_attribute(inner):
+                return True
+            stack.extend(g for a in inner.attribute for g in list(a.graphs) + ([a.g] if a.HasField("g") else []))
+    return False
+
+
+def _merge_shapes(graph, found: dict):
+    """Write into ``graph``'s value_info each value_info of ``found`` whose shape knows as many dimensions or
+    more (its symbolic names are consistent across the graph: a dynamic batch is one name, not one per value)."""
+    known = {vi.name: vi for vi in list(graph.input) + list(graph.value_info) + list(graph.output)}
+    for name, new in found.items():
+        shape = _value_info_shape(new)
+        if shape is None:
+            continue
+        vi = known.get(name)
+        old = _value_info_shape(vi) if vi is not None else None
+        if old is not None and (len(old) != len(shape) or
+                                sum(map(_is_length, old)) > sum(map(_is_length, shape))):
+            continue
+        if vi is None:
+            graph.value_info.add().CopyFrom(new)
+        else:
+            vi.type.CopyFrom(new.type)
 
 
 # ------------------------------------------------------------------------------------------------ graphs
@@ -529,6 +730,43 @@ def _upsample_attribute_scales(node, op_version: int, attributes: dict):
     return None
 
 
+_TRACE_LINE = re.compile(r'File "([^"\n]*)", line (\d+)')
+
+
+def origin(node) -> str:
+    """The module and the source line a node was exported from, as the dynamo exporter records them in the node's
+    ``metadata_props`` (``pkg.torch.onnx.name_scopes``, ``pkg.torch.onnx.class_hierarchy``,
+    ``pkg.torch.onnx.stack_trace``): ``"decoder.up (Upsample), model.py line 7"``; "" without them.
+
+    >>> from onnx import helper
+    >>> node = helper.make_node("Resize", ["x"], ["y"])
+    >>> for key, value in [("pkg.torch.onnx.name_scopes", "['', 'decoder', 'up', 'interpolate']"),
+    ...                    ("pkg.torch.onnx.class_hierarchy", "['m.Net', 'm.Decoder', 'm.Up', 'aten.upsample']"),
+    ...                    ("pkg.torch.onnx.stack_trace", 'File "/src/m.py", line 7, in forward\\n    F.interpolate(x)')]:
+    ...     entry = node.metadata_props.add(); entry.key, entry.value = key, value
+    >>> origin(node)
+    'decoder.up (Up), m.py line 7'
+    """
+    props = {p.key: p.value for p in node.metadata_props}
+    scopes = _listed_names(props.get("pkg.torch.onnx.name_scopes", ""))
+    classes = [c for c in _listed_names(props.get("pkg.torch.onnx.class_hierarchy", "")) if not c.startswith("aten.")]
+    module = ".".join(s for s in scopes[:-1] if s)
+    parts = []
+    if module or classes:
+        kind = classes[-1].rsplit(".", 1)[-1] if classes else ""
+        parts.append(f"{module or '(top module)'}" + (f" ({kind})" if kind else ""))
+    frames = _TRACE_LINE.findall(props.get("pkg.torch.onnx.stack_trace", ""))
+    if frames:
+        path, line = frames[-1]
+        parts.append(f"{os.path.basename(path) or path} line {line}")
+    return reading.printable(", ".join(parts), 200)
+
+
+def _listed_names(text: str) -> list[str]:
+    """The strings of a printed Python list of strings (``"['', 'decoder']"``), without evaluating it."""
+    return re.findall(r"'((?:[^'\\]|\\.)*)'", text[:10_000])
+
+
 def _name(node) -> str:
     return node.name or (node.output[0] if node.output else "")
 
@@ -616,7 +854,7 @@ def _read_node(graph: _Graph, node, opset: int) -> ResizeNode:
     return ResizeNode(name=_name(node), op_type=node.op_type,
                       opset=opset, op_version=op_version, attributes=attributes, given=given,
                       input_shape=input_shape, output_shape=output_shape, roi=roi, scales=scales, sizes=sizes,
-                      sources=sources, graph=graph.path, inputs=tuple(node.input))
+                      sources=sources, graph=graph.path, inputs=tuple(node.input), origin=origin(node))
 
 
 def output_shape(node: ResizeNode, input_shape) -> tuple | None:
@@ -630,9 +868,15 @@ def output_shape(node: ResizeNode, input_shape) -> tuple | None:
 
 
 def _output_shape(input_shape, scales, sizes, attributes, axes=None):
-    """The output shape ONNX Runtime computes, when the input shape and scales or sizes are known."""
-    if input_shape is None or not all(_is_length(d) for d in input_shape):
+    """The output shape ONNX Runtime computes, when the input shape and scales or sizes are known (an axis of
+    scale 1 keeps its symbolic length)."""
+    if input_shape is None:
         return None
+    if not all(_is_length(d) for d in input_shape):
+        if scales is None or len(scales) != len(input_shape) or sizes is not None or \
+                any(not _is_length(n) and (n is None or s != 1.0) for n, s in zip(input_shape, scales)):
+            return None
+        return tuple(int(np.float32(s) * np.float32(n)) if _is_length(n) else n for n, s in zip(input_shape, scales))
     if sizes is not None and len(sizes) == len(input_shape):
         policy = attributes.get("keep_aspect_ratio_policy") or "stretch"
         if policy == "stretch":

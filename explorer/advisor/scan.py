@@ -46,10 +46,12 @@ from ..conventions.mode_names import mode_family
 from ..errors import ArgumentTypeError, ArgumentValueError
 from ..limits import SCAN_MAX_NODES, SCAN_MAX_SECONDS
 from ..reading import printable
+from ..engine.plan import axis_plan
+from .backend_calls import computation, convention_text, spec_of
 from .findings import SEVERITY_ORDER, Finding, check
-from .node_calls import PresetResize, measurable, onnx_call, plans_agree, problem
+from .node_calls import PresetResize, measurable, onnx_call, plan_difference, plans_agree, problem, rounding_atol
 from .onnx_resize import ResizeNode, load_model, resize_nodes
-from .question import Target
+from .question import ATTRIBUTES, Question, Target
 from .torch_resize import InterpolateSite, interpolate_calls
 
 _SIZE_ATOL = 1e-5
@@ -64,17 +66,18 @@ class Measurement:
     output_shape_b: tuple
     max_abs: float | None = None
     changed_fraction: float | None = None
+    atol: float = _SIZE_ATOL  # what float32 rounding alone can change (:func:`measure`)
 
     @property
     def identical(self) -> bool:
         return self.output_shape_a == self.output_shape_b and self.max_abs is not None and \
-            self.max_abs <= _SIZE_ATOL
+            self.max_abs <= self.atol
 
     def __str__(self):
         if self.output_shape_a != self.output_shape_b:
             return f"{self.what}: output {self.output_shape_b} instead of {self.output_shape_a}"
         if self.identical:
-            return f"{self.what}: identical (max difference {self.max_abs:.2g})"
+            return f"{self.what}: identical up to float32 rounding (max difference {self.max_abs:.2g})"
         return (f"{self.what}: max difference {self.max_abs:.3g}, {100 * self.changed_fraction:.0f}% of the "
                 "values differ")
 
@@ -100,6 +103,8 @@ class ScannedNode:
     #                                                     measured (Burn)
     location: str = ""
     source: object = None                               # the ResizeNode or InterpolateSite read from the model
+    trivial: str | None = None                          # "identity" or "one pixel": every kernel computes it
+    origin: str = ""                                    # module and source line recorded by the exporter
 
     @property
     def severity(self) -> str | None:
@@ -123,7 +128,8 @@ class ScannedNode:
                 "output_shape": None if self.output_shape is None else list(self.output_shape),
                 "equivalents": [_plain(e) for e in self.equivalents],
                 "findings": [f.to_dict() for f in self.findings],
-                "imports": [_plain(b) for b in self.imports], "location": self.location}
+                "imports": [_plain(b) for b in self.imports], "location": self.location, "trivial": self.trivial,
+                "origin": self.origin}
 
 
 def _library_order(library: str) -> int:
@@ -161,31 +167,78 @@ class Scan(list):
     def to_dicts(self) -> list[dict]:
         return [n.to_dict() for n in self]
 
-    def table(self) -> str:
-        """One line per node: name, op, shapes, mode and the most severe finding."""
-        rows = [("node", "op", "opset", "input -> output", "mode", "equivalents", "worst")]
+    @property
+    def unscanned(self) -> int:
+        """Nodes the scan could not analyse."""
+        return sum(1 for n in self if any(is_unscanned(f) for f in n.findings))
+
+    def counts(self) -> dict:
+        """Findings by severity over every node."""
+        out = dict.fromkeys(SEVERITY_ORDER, 0)
         for n in self:
+            for f in n.findings:
+                out[f.severity] += 1
+        return out
+
+    def summary_dict(self) -> dict:
+        return {"model": self.model, "backend": self.backend, "version": self.version, "nodes": len(self),
+                "scanned": len(self) - self.unscanned, "unscanned": self.unscanned, "findings": self.counts(),
+                "groups": len(self.groups()), "exit_status": self.exit_status}
+
+    def summary(self) -> str:
+        """One line for the model: ``model.onnx: 31 resize(s) in 6 group(s), 31 scanned; onnxruntime 1.32.0:
+        0 error(s), 0 differs, 2 warning(s), 5 info; exit 0``."""
+        d = self.summary_dict()
+        version = f" {self.version}" if self.version else ""
+        found = ", ".join(f"{v} {k}" + ("(s)" if k in ("error", "warning") else "") for k, v in d["findings"].items())
+        unscanned = f", {d['unscanned']} not scanned" if d["unscanned"] else ""
+        return (f"{printable(self.model)}: {d['nodes']} resize(s) in {d['groups']} group(s), {d['scanned']} "
+                f"scanned{unscanned}; {self.backend}{version}: {found}; exit {d['exit_status']}")
+
+    def groups(self) -> list[list[ScannedNode]]:
+        """The nodes grouped by what they are and what was found (same op, attributes, shapes, equivalents and
+        findings), in the order of each group's first node."""
+        groups: dict = {}
+        for n in self:
+            groups.setdefault(_group_key(n), []).append(n)
+        return list(groups.values())
+
+    def table(self) -> str:
+        """One line per group of alike nodes: how many, the first's name, op, shapes, mode and the most severe
+        finding."""
+        rows = [("count", "node", "op", "opset", "input -> output", "mode", "equivalents", "worst")]
+        for group in self.groups():
+            n = group[0]
             shapes = f"{_shape_text(n.input_shape)} -> {_shape_text(n.output_shape)}"
-            mode = _mode_text(n.attributes)
+            mode = _mode_text(n.attributes) + (f" ({n.trivial})" if n.trivial else "")
             libraries = sorted({e["library"] for e in n.equivalents}, key=_library_order)
-            rows.append((printable(n.node, 60), n.op_type, "" if n.opset is None else str(n.opset), shapes, mode,
-                         ",".join(libraries) or "none", n.severity or "-"))
+            rows.append((f"x{len(group)}", printable(n.node, 60), n.op_type, "" if n.opset is None else str(n.opset),
+                         shapes, mode, ",".join(libraries) or ("-" if _unscanned(n) else "none"),
+                         n.severity or "-"))
         widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
         return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows)
 
     def __str__(self):
         what = "training" if self.training else "inference"
         version = f" {self.version}" if self.version else ""
-        lines = [(f"{printable(self.model)}: {len(self)} resize(s); {self.backend}{version} ({what}), "
-                 f"{self.errors} error(s)"), "", self.table()]
-        for n in self:
+        unscanned = f", {self.unscanned} not scanned" if self.unscanned else ""
+        lines = [(f"{printable(self.model)}: {len(self)} resize(s) in {len(self.groups())} group(s){unscanned}; "
+                  f"{self.backend}{version} ({what}), {self.errors} error(s)"), "", self.table()]
+        for group in self.groups():
+            n = group[0]
             lines.append("")
-            where = f", {printable(n.location)}" if n.location else ""
-            lines.append(f"{printable(n.node)} ({n.op_type}{where}): {_mode_text(n.attributes)}")
+            trivial = f" ({_TRIVIAL_TEXT[n.trivial]})" if n.trivial else ""
+            shapes = f"{_shape_text(n.input_shape)} -> {_shape_text(n.output_shape)}"
+            lines.append(f"x{len(group)}: {_mode_text(n.attributes)}{trivial}, {shapes} ({n.op_type})")
+            for member in group[:_NAMES_SHOWN]:
+                where = "".join(f", {printable(text)}" for text in (member.location, member.origin) if text)
+                lines.append(f"  {printable(member.node)}{where}")
+            if len(group) > _NAMES_SHOWN:
+                lines.append(f"  ... and {len(group) - _NAMES_SHOWN} more (--json lists every node)")
             for library in sorted({e["library"] for e in n.equivalents}, key=_library_order):
                 e = n.equivalent_in(library)
                 lines.append(f"  = {library} {e['mode']}{options_text(e['options'])}")
-            if not n.equivalents:
+            if not n.equivalents and not _unscanned(n):
                 lines.append("  = no library preset computes these weights")
             for f in n.findings:
                 lines.append("  - " + "\n    ".join(printable(part, None) for part in str(f).split("\n")))
@@ -193,6 +246,48 @@ class Scan(list):
                     lines.append(f"      fix: {fix}")
                     lines.extend("        " + line for line in fix.code.splitlines())
         return "\n".join(lines)
+
+
+#: names listed under a group of alike nodes in the text report (the JSON lists them all)
+_NAMES_SHOWN = 4
+
+
+def _unscanned(n: ScannedNode) -> bool:
+    return any(is_unscanned(f) for f in n.findings)
+
+
+def _group_key(n: ScannedNode) -> tuple:
+    named = repr(printable(n.node))
+    findings = tuple((f.severity, f.message.replace(f"node {named}", "node"), tuple(str(x) for x in f.fixes))
+                     for f in n.findings)
+    return (n.op_type, n.opset, _mode_text(n.attributes), n.trivial, n.input_shape, n.output_shape,
+            repr(n.equivalents), findings)
+
+
+def trivial_kind(call: PresetResize) -> str | None:
+    """``"identity"`` when every output copies its input (same lengths, identity weights), ``"one pixel"`` when
+    each resized axis has one input value that every output copies; None otherwise.  Every kernel computes these
+    alike, so the node is neither nearest nor linear.
+
+    >>> trivial_kind(PresetResize("onnx", "linear", {"opset": 13}, (1, 1, 1, 1), (2, 3), size=(5, 7)))
+    'one pixel'
+    """
+    plans = call.plans()[1]
+    if all(p.n == 1 and (p.outside is None or not p.outside.any()) for _, p in plans):
+        return "one pixel"
+    for _, p in plans:
+        if p.n != p.m or (p.outside is not None and p.outside.any()):
+            return None
+        rows, cols, values = p.band.triplets()
+        keep = values != 0
+        if not (np.array_equal(rows[keep], cols[keep]) and np.allclose(values[keep], 1.0, rtol=0, atol=1e-6)
+                and keep.sum() == p.m):
+            return None
+    return "identity"
+
+
+_TRIVIAL_TEXT = {"identity": "identity: every output copies its input",
+                 "one pixel": "one input pixel: every output copies it"}
 
 
 def _shape_text(shape) -> str:
@@ -245,16 +340,34 @@ def equivalents(reference: PresetResize) -> list[PresetResize]:
             break
     if not any(c.library == reference.library for c in found):  # the node's own form, when no listed row is it
         found.append(reference)
-    found.sort(key=lambda c: _library_order(c.library))
+    kernel = kernel_of(mode_family(reference.library, reference.mode))
+    # per library, a mode of the node's own kernel first (an identity is also torch nearest, but a linear node
+    # reads as torch bilinear)
+    found.sort(key=lambda c: (_library_order(c.library), _kernel_of_call(c) != kernel))
     return found
 
 
+def kernel_of(family: str) -> str:
+    """The kernel of a mode family: 'nearest' for nearest and nearest-exact, else the family itself."""
+    return "nearest" if family.startswith("nearest") else family
+
+
+def _kernel_of_call(call: PresetResize) -> str:
+    try:
+        return kernel_of(mode_family(call.library, call.mode))
+    except ValueError:  # a mode without a family (none today): sorted last
+        return ""
+
+
 def _family(reference: PresetResize, found: list[PresetResize]) -> str:
-    """The mode family of the node's computation ('nearest' when torch nearest computes it, ...)."""
-    torch_modes = [c.mode for c in found if c.library == "torch"]
-    for mode in torch_modes:
-        return mode_family("torch", mode)
-    return mode_family(reference.library, reference.mode)
+    """The mode family of the node's computation: torch's mode with the node's kernel that computes it ('nearest'
+    for ONNX asymmetric/floor nearest), else the node's own family.  An identity or a resize of one pixel, which
+    every kernel computes alike, keeps its own kernel (a linear node is not called nearest)."""
+    own = mode_family(reference.library, reference.mode)
+    for c in found:
+        if c.library == "torch" and kernel_of(mode_family("torch", c.mode)) == kernel_of(own):
+            return mode_family("torch", c.mode)
+    return own
 
 
 # ------------------------------------------------------------------------------------------------ findings
@@ -282,12 +395,15 @@ def _node_as_written(node: ResizeNode, call: PresetResize, target: Target, train
 
 
 def _preset_findings(backend, family: str, found: list[PresetResize], n, m, fields: dict, scale_factor,
-                     reference: str) -> list[Finding]:
-    """Findings for a backend the user writes the resize for by hand: its equivalent, or the family."""
+                     reference: str, call: PresetResize) -> list[Finding]:
+    """Findings for a backend the user writes the resize for by hand: its equivalent, or the family; for a
+    backend that no library preset models but whose declaration says what it computes (Core ML, candle, ncnn),
+    that computation compared with the node's own weights (not with another library's default)."""
     library = backend.names
     match = next((c for c in found if library is not None and c.library == library), None)
     out = []
     spatial = max(1, min(len(n), 4))
+    own = None
     if match is not None:
         options = match.options
         mode = match.mode
@@ -302,10 +418,66 @@ def _preset_findings(backend, family: str, found: list[PresetResize], n, m, fiel
                          f"{library}'s {family} mode computes other numbers"),
                 source="explorer.presets() compared with the node's weights (explorer.advisor.node_calls)",
                 evidence="measured"))
+        else:
+            own = backend_against_node(backend, call, family, fields)
     found_here = check(mode=mode, **fields, align_corners=align_corners, antialias=antialias, spatial_dims=spatial,
                        scale_factor=scale_factor, input_size=n, output_size=m, reference=reference)
-    out.extend(measured_away(found_here) if match is not None else found_here)
+    if match is not None:
+        return out + measured_away(found_here)
+    if own is None:
+        return out + found_here
+    agrees, text = own
+    out.extend(measured_away(found_here))
+    if not agrees:
+        out.append(Finding(severity="differs", backend=backend.id, mode=family, operation="convention",
+                           status="differs", message=text, evidence="measured",
+                           source=f"{backend.id}'s declared computation (explorer.conventions.libraries) compared "
+                                  "with the node's weights (explorer.advisor.node_calls)"))
     return out
+
+
+def _node_attributes(call: PresetResize) -> dict | None:
+    """The ONNX Resize attributes of an ``onnx`` call (what a runtime that converts the node reads), else None."""
+    if call.library != "onnx":
+        return None
+    return {k: v for k, v in call.options.items() if k in ATTRIBUTES}
+
+
+def backend_against_node(backend, call: PresetResize, family: str, fields: dict) -> tuple[bool, str] | None:
+    """``(agrees, what it computes)``: the backend's own computation (its declaration's ``computes``) on the
+    node's lengths against the node's weights, within float32 rounding; None when the backend has no numeric
+    model for the node's kernel.
+
+    >>> from explorer.advisor.question import Target
+    >>> node = PresetResize("onnx", "nearest", {"opset": 13, "coordinate_transformation_mode": "asymmetric",
+    ...                     "nearest_mode": "floor"}, (1, 1, 4, 4), (2, 3), size=(8, 8))
+    >>> backend_against_node(Target.of("coreml").backend, node, "nearest", {"training": False})[0]
+    True
+    """
+    align_corners = call.options.get("align_corners")
+    if call.options.get("coordinate_transformation_mode") == "align_corners":
+        align_corners = True
+    try:
+        question = Question.of(mode=kernel_of(family), backend=backend.id, version=fields.get("version"),
+                               training=False, align_corners=align_corners, attributes=_node_attributes(call))
+        computed = computation(question, call.input_lengths, call.output_lengths())
+        node_plans = call.plans()[1]
+        if computed.library is not None and computed.library in registry.library_ids():
+            theirs = PresetResize(computed.library, computed.mode, dict(computed.options), call.shape, call.axes,
+                                  size=call.output_lengths()).plans()[1]
+        else:
+            spec = spec_of(computed)
+            theirs = [(axis, axis_plan(p.n, p.m, spec)) for axis, p in node_plans]
+    except (ValueError, TypeError, NotImplementedError):
+        return None
+    worst = max((plan_difference(a, b) for (_, a), (_, b) in zip(node_plans, theirs)), default=0.0)
+    lengths = [v for _, p in node_plans for v in (p.n, p.m)]
+    if worst <= rounding_atol(*lengths):
+        return True, ""
+    n, m = node_lengths(call)
+    difference = "another output length" if not np.isfinite(worst) else f"weights up to {worst:.3g} apart"
+    return False, (f"{backend.id} runs this node as {question.mode!r}, which computes {convention_text(computed)}; "
+                   f"this node's own settings compute other weights for {lengths_text(n, m)} ({difference})")
 
 
 def lengths_text(n, m) -> str:
@@ -321,9 +493,11 @@ def measure(first: PresetResize, second: PresetResize, what: str, seed: int = 0)
     y_a, y_b = first.run(x), second.run(x)
     if y_a.shape != y_b.shape:
         return Measurement(what, tuple(out_a), tuple(out_b))
+    # each output sums at most 4 weights per axis of inputs in [0, 1): float32 rounding moves it by at most that
+    atol = 4 * len(first.axes) * rounding_atol(*first.input_lengths, *out_a)
     diff = np.abs(y_a.astype(np.float64) - y_b.astype(np.float64))
     return Measurement(what, tuple(out_a), tuple(out_b), float(diff.max(initial=0.0)),
-                       float(np.mean(diff > _SIZE_ATOL)))
+                       float(np.mean(diff > atol)), atol)
 
 
 def measured_away(findings: list[Finding]) -> list[Finding]:
@@ -370,7 +544,7 @@ class _Budget:
             return _renamed(self.done[key], node)
         spent = self.spent()
         if spent is not None:
-            return _unanalysed(node, f"node {printable(node.name)!r} was not analysed: {spent} was spent on the "
+            return _unanalysed(node, f"not scanned: node {printable(node.name)!r} was not analysed: {spent} was spent on the "
                                      "nodes before it; scan a smaller model or raise the limit", "unknown")
         self.analysed += 1
         self.done[key] = scanned = analyse(node)
@@ -380,7 +554,10 @@ class _Budget:
 def _renamed(scanned: ScannedNode, node: ResizeNode) -> ScannedNode:
     """A copy of another node's analysis for ``node`` (same facts, its own name and place)."""
     out = copy.deepcopy(scanned)
-    out.node, out.location, out.source = node.name, node.graph, node
+    before, after = repr(printable(scanned.node)), repr(printable(node.name))
+    for f in out.findings:  # a message names its node: this one's
+        f.message = f.message.replace(f"node {before}", f"node {after}")
+    out.node, out.location, out.source, out.origin = node.name, node.graph, node, node.origin
     return out
 
 
@@ -396,22 +573,51 @@ def _unanalysed(node: ResizeNode, message: str, status: str, severity: str = "wa
     return scanned
 
 
-def _scan_onnx_node(node: ResizeNode, target: Target, training: bool, path) -> ScannedNode:
-    """One node's analysis; whatever goes wrong in it is a finding on that node, never the end of the scan."""
+UNSCANNED_CHOICES = ("error", "warning")
+
+
+def _scan_onnx_node(node: ResizeNode, target: Target, training: bool, path, unscanned: str = "warning") -> ScannedNode:
+    """One node's analysis; whatever goes wrong in it is a finding on that node, never the end of the scan.  A
+    node left unscanned is a finding of severity ``unscanned``, with what the backend's import refuses whatever
+    the shapes (Burn 0.18 refuses every opset-11 model)."""
+    if node.problem is not None and node.readable:
+        found = _unanalysed(node, f"ONNX Runtime rejects this node: {node.problem}", "fails", "error")
+        found.findings[0].backend = target.backend.id
+        return found
     if node.problem is not None:
-        if not node.readable:
-            found = _unanalysed(node, f"not scanned: {node.problem}", "unknown")
-        else:
-            found = _unanalysed(node, f"ONNX Runtime rejects this node: {node.problem}", "fails", "error")
-        found.findings[0].backend = target.backend.id
-        return found
-    try:
-        return _analyse_onnx_node(node, target, training, path)
-    except Exception as exc:  # noqa: BLE001 - one node's analysis never stops the others (reported on the node)
-        found = _unanalysed(node, f"not scanned: node {printable(node.name)!r} could not be analysed "
-                                  f"({type(exc).__name__}: {printable(exc)})", "unknown")
-        found.findings[0].backend = target.backend.id
-        return found
+        found = _unanalysed(node, f"not scanned: {node.problem}", "unknown", unscanned)
+    else:
+        try:
+            found = _analyse_onnx_node(node if node.static or not node.analysable else node.on_unit_axes(),
+                                       target, training, path)
+            found.input_shape, found.output_shape, found.source = node.input_shape, node.output_shape, node
+        except Exception as exc:  # noqa: BLE001 - one node's analysis never stops the others (reported on it)
+            found = _unanalysed(node, f"not scanned: node {printable(node.name)!r} could not be analysed "
+                                      f"({type(exc).__name__}: {printable(exc)})", "unknown", unscanned)
+    found.origin = getattr(node, "origin", "")
+    found.findings = [_unscanned_severity(f, unscanned) for f in found.findings]
+    for f in found.findings:
+        f.backend = f.backend or target.backend.id
+    if any(is_unscanned(f) for f in found.findings) and node.readable:
+        imports = importer(target.backend.runtime)
+        if imports is not None and hasattr(imports, "unscanned_findings"):
+            try:
+                found.findings.extend(imports.unscanned_findings(node, target, training, path))
+            except Exception:  # noqa: BLE001 - the import's verdict is extra; the node is reported unscanned anyway
+                pass
+        found.findings.sort(key=lambda f: SEVERITY_ORDER[f.severity])
+    return found
+
+
+def is_unscanned(finding: Finding) -> bool:
+    """A finding saying its node was not scanned (shapes, sizes or the budget unknown)."""
+    return finding.status == "unknown" and finding.message.startswith("not scanned")
+
+
+def _unscanned_severity(finding: Finding, severity: str) -> Finding:
+    if is_unscanned(finding) and finding.severity in UNSCANNED_CHOICES:
+        finding.severity = severity
+    return finding
 
 
 def _analyse_onnx_node(node: ResizeNode, target: Target, training: bool, path) -> ScannedNode:
@@ -436,6 +642,7 @@ def _analyse_onnx_node(node: ResizeNode, target: Target, training: bool, path) -
         return scanned
     found = equivalents(call)
     scanned.equivalents = [c.describe() for c in found]
+    scanned.trivial = trivial_kind(call)
     n, m = node_lengths(call)
     imports = importer(backend.runtime)
     if backend.declared is not None and backend.declared.runs_nodes:  # ONNX Runtime, TensorRT: the node as written
@@ -444,7 +651,7 @@ def _analyse_onnx_node(node: ResizeNode, target: Target, training: bool, path) -
         scanned.findings, scanned.imports = imports.node_findings(node, call, found, target, training, path)
     else:
         scanned.findings = _preset_findings(backend, _family(call, found), found, n, m, asked(target, training),
-                                            call.scale_factor, "onnxruntime")
+                                            call.scale_factor, "onnxruntime", call)
     scanned.findings.sort(key=lambda f: SEVERITY_ORDER[f.severity])
     return scanned
 
@@ -483,9 +690,10 @@ def _analyse_torch_call(c: InterpolateSite, target: Target, training: bool, opse
     call = _torch_reference(c)
     found = equivalents(call)
     scanned.equivalents = [e.describe() for e in found]
+    scanned.trivial = trivial_kind(call)
     n, m = node_lengths(call)
     scanned.findings = _preset_findings(target.backend, _family(call, found), found, n, m, asked(target, training),
-                                        c.scale_factor, "torch")
+                                        c.scale_factor, "torch", call)
     if opset is not None:  # what each exporter of torch.onnx.export does with the call at that opset
         for exporter in ("onnx-dynamo", "onnx-torchscript"):
             export = check(mode=c.mode, backend="torch", training=False, align_corners=c.align_corners,
@@ -504,7 +712,7 @@ def _is_torch_module(model) -> bool:
 
 
 def scan(model, example_inputs=None, backend=None, training=False, version=None, device=None,
-         opset=None, *, max_nodes=None, max_seconds=None) -> Scan:
+         opset=None, *, max_nodes=None, max_seconds=None, unscanned=None) -> Scan:
     """Every resize in ``model`` with its equivalents and the findings for ``backend``.
 
     ``model`` is an ONNX model (a path, the file's bytes or an ``onnx.ModelProto``) or a ``torch.nn.Module``
@@ -517,7 +725,11 @@ def scan(model, example_inputs=None, backend=None, training=False, version=None,
     A model is untrusted input: one node that cannot be read or analysed is a finding on that node and the
     others are scanned; nodes alike (attributes, shapes, sizes) are analysed once; at most ``max_nodes``
     distinct nodes are analysed, for at most ``max_seconds`` (:data:`~explorer.limits.SCAN_MAX_NODES`,
-    :data:`~explorer.limits.SCAN_MAX_SECONDS`), and the nodes past the budget get a warning saying so.
+    :data:`~explorer.limits.SCAN_MAX_SECONDS`), and the nodes past the budget get a finding saying so.
+
+    ``unscanned``: the severity of a node of an ONNX model the scan could not analyse (its shapes or sizes not
+    known, the budget spent): ``"error"`` (the default when ``backend`` is given: CI fails, since nothing was
+    checked for that backend) or ``"warning"`` (the default without ``backend``).
     """
     torch_module = _is_torch_module(model)
     training = validate.strict_bool(training, "training")
@@ -537,9 +749,16 @@ def scan(model, example_inputs=None, backend=None, training=False, version=None,
             raise ArgumentTypeError(f"model must be an ONNX model (path, bytes or onnx.ModelProto) or a "
                                     f"torch.nn.Module, got {type(model).__name__}")
         path = str(model) if isinstance(model, (str,)) or hasattr(model, "__fspath__") else "model.onnx"
+        if unscanned is None:
+            unscanned = "warning" if backend is None else "error"
+        if unscanned not in UNSCANNED_CHOICES:
+            raise ArgumentValueError(f"unscanned={unscanned!r} is not a severity a scan gives unscanned nodes; "
+                                     f"choose one of: {', '.join(UNSCANNED_CHOICES)}")
         proto = load_model(model)
-        nodes = [budget.scan(node, lambda n: _scan_onnx_node(n, target, training, path))
+        nodes = [budget.scan(node, lambda n: _scan_onnx_node(n, target, training, path, unscanned))
                  for node in resize_nodes(proto, example_inputs)]
+        for scanned in nodes:  # the budget's own findings
+            scanned.findings = [_unscanned_severity(f, unscanned) for f in scanned.findings]
         name = path
     return Scan(nodes, target.backend.id, target.version, training, target.device, name)
 

@@ -42,13 +42,7 @@ REFERENCE_QUIRKS = {
     "test_resize_downsample_scales_linear_align_corners": _ALIGN_CORNERS_QUIRK,
     "test_resize_downsample_scales_cubic_align_corners": _ALIGN_CORNERS_QUIRK,
 }
-_ROI_FOR_AXES = ("the roi has one (start, end) pair per entry of `axes` (4 values for axes [2, 3]), which the "
-                 "node reading (explorer.advisor.node_calls.onnx_call) expands only for a roi over every axis: "
-                 "ArgumentTypeError 'roi=(...) is not valid'; fixed with scan's tf_crop_and_resize + axes work")
-NOT_YET_READ = {
-    "test_resize_tf_crop_and_resize_axes_2_3": _ROI_FOR_AXES,
-    "test_resize_tf_crop_and_resize_axes_3_2": _ROI_FOR_AXES,
-}
+NOT_YET_READ: dict = {}  # every case of ONNX's node suite is read (the roi of tf_crop_and_resize with axes too)
 
 
 @contextmanager

@@ -52,6 +52,18 @@ def node_findings(node: ResizeNode, call: PresetResize, found, target: Target, t
     return [finding] + (measured_away(backend_findings) if result is not None else backend_findings), releases
 
 
+def unscanned_findings(node: ResizeNode, target: Target, training: bool, path) -> list[Finding]:
+    """What the chosen release's import says of a node whose shapes are not known: its refusals that need no
+    shape (an opset, an operator version, an attribute it cannot express), which hold for every node."""
+    era = burn_import.era_for(target.version)
+    outcome = burn_import.import_node(node, era, path)
+    if not outcome.fails:
+        return []
+    fixes = _burn_fixes(node, outcome, None, None, target.backend, training, target.version)
+    return [_burn_import_finding(node, None, era, (outcome, None, None), fixes, target.backend,
+                                 f"Burn {target.version}")]
+
+
 def _burn_releases(node: ResizeNode, call: PresetResize, path, arithmetic) -> tuple[dict, list]:
     """Each Burn import era's outcome for the node: ({era id: (outcome, Burn's call, measurement)}, report rows)."""
     releases, outcomes = [], {}
