@@ -176,11 +176,11 @@ def test_work_grows_at_most_linearly_with_the_text(shape):
     assert work[-1] <= (sizes[-1] / sizes[0]) * work[0] * 1.1 + 5_000, (shape, sizes, work)
 
 
-# The sets collected from public threads after heldout.json: threads.json was built from (29 texts, 18 right
-# before any record of it, 22 of 28 after one entry was dropped as not verbatim); threads_heldout.json was
-# held back and scored once at the end (see the README).  Scoring checks library, backend, device, mode,
-# operation, severity and the release the text names.
-@pytest.mark.parametrize("name, floor", [("threads", 0.75), ("threads_heldout", 0.45)])
+# The sets collected from public threads after heldout.json, floors a little under the measured scores:
+# threads.json was built from (18 of 28 right before any record of it, 22 after); threads_heldout.json was held
+# back and scored once at the end (10 of 15 before this round's records, 11 after).  Scoring checks library,
+# backend, device, mode, operation, severity and the release the text names.
+@pytest.mark.parametrize("name, floor", [("threads", 0.75), ("threads_heldout", 0.70)])
 def test_thread_sets_keep_their_measured_floor(name, floor):
     entries = load(name)
     assert all(e["source"].startswith("https://") and e["retrieved"] == "quoted" for e in entries)
