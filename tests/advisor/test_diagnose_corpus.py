@@ -206,7 +206,8 @@ def test_thread_sets_share_no_text_or_thread_with_the_earlier_sets():
     assert [e["id"] for e in threads if e["source"] in sources or e["text"].strip() in texts] == []
 
 
-# pytorch/pytorch#80339 (2023-04-02, after 2.0.0 shipped): bfloat16 upsampling on CUDA "will be a part of
+# pytorch/pytorch#95500 (bfloat16 for the CUDA upsample kernels, merged 2023-02-27): "this change did not make it
+# into the final Torch 2.0.0 build" (2023-03-17); pytorch/pytorch#80339 (2023-04-02): "It will be a part of
 # torch 2.1"; AI4EPS/EQNet#4: "please upgrade your `torch` to `2.1.0` or higher".
 FIRST_RELEASE_WITH_CUDA_BF16_UPSAMPLE = "2.1.0"
 
