@@ -22,7 +22,7 @@ from pathlib import Path
 import explorer
 
 CORPUS = Path(__file__).resolve().parents[1] / "tests" / "data" / "error_corpus" / "core.json"
-SETS = ("core", "extended", "fresh", "heldout")
+SETS = ("core", "extended", "fresh", "heldout", "threads", "threads_heldout")
 #: a 10 KB paste is held to this many seconds
 PASTE_BUDGET = 0.2
 #: unmatched texts naming an ONNX runner, its node's attributes and sizes (the answer computes alternatives)

@@ -306,6 +306,8 @@ def _candidates(words: set, clues: Clues) -> list[_Candidate]:
             continue  # a few words another library may say too: only the whole phrase, or with its runtime
         if k.record.generic_text and not clues.names_resize:
             continue  # other calls print this text too: only a paste that shows a resize is explained by it
+        if _other_node(k, clues):
+            continue  # "Node number 7 (ADD) failed to prepare" is another node than "(RESIZE_BILINEAR) failed to prepare"
         gate = _op_gate(k, clues)
         if gate is None:
             continue
@@ -320,6 +322,18 @@ def _candidates(words: set, clues: Clues) -> list[_Candidate]:
             factor *= 0.7  # and a warning is explained by the warning's record
         out.append(_Candidate(k, max(coverage, fragment) * gate * factor * math.log1p(weight), coverage))
     return _by_record(out, words)
+
+
+_FAILED_NODE = re.compile(r"\((\w+)\) failed to prepare")
+
+
+def _other_node(k: KnownText, clues: Clues) -> bool:
+    """The paste names the LiteRT node that failed to prepare, and it is not the known text's node."""
+    known = _FAILED_NODE.findall(k.text.lower())
+    if not known:
+        return False
+    pasted = set(_FAILED_NODE.findall(clues.flat))
+    return bool(pasted) and not pasted & set(known)
 
 
 def _same_stem(a: str, b: str) -> bool:

@@ -174,3 +174,77 @@ def test_work_grows_at_most_linearly_with_the_text(shape):
     for small, large, w_small, w_large in zip(sizes, sizes[1:], work, work[1:]):
         assert w_large <= (large / small) * w_small * 1.1 + 5_000, (shape, sizes, work)
     assert work[-1] <= (sizes[-1] / sizes[0]) * work[0] * 1.1 + 5_000, (shape, sizes, work)
+
+
+# The sets collected from public threads after heldout.json, floors a little under the measured scores:
+# threads.json was built from (18 of 28 right before any record of it, 22 after); threads_heldout.json was held
+# back and scored once at the end (10 of 15 before this round's records, 11 after).  Scoring checks library,
+# backend, device, mode, operation, severity and the release the text names.
+@pytest.mark.parametrize("name, floor", [("threads", 0.75), ("threads_heldout", 0.70)])
+def test_thread_sets_keep_their_measured_floor(name, floor):
+    entries = load(name)
+    assert all(e["source"].startswith("https://") and e["retrieved"] == "quoted" for e in entries)
+    accuracy, misses = score(name)
+    assert accuracy >= floor, misses
+
+
+@pytest.mark.parametrize("name", ["threads", "threads_heldout"])
+def test_thread_sets_claim_no_look_alike(name):
+    """Texts of the same runtimes about another operator (ADD / CONV_2D failed to prepare, MaxPool, RGBToHSV,
+    WebGPU Add) are left alone."""
+    entries = [e for e in load(name) if not e["expected"]["is_resize_error"]]
+    assert len(entries) >= 3
+    assert [e["id"] for e in entries if explorer.diagnose(e["text"]).matched] == []
+
+
+def test_thread_sets_share_no_text_or_thread_with_the_earlier_sets():
+    earlier = [e for name in ("core", "extended", "fresh", "heldout") for e in load(name)]
+    sources = {e["source"] for e in earlier}
+    texts = {e["text"].strip() for e in earlier}
+    threads = load("threads") + load("threads_heldout")
+    assert not {e["id"] for e in load("threads")} & {e["id"] for e in load("threads_heldout")}
+    assert [e["id"] for e in threads if e["source"] in sources or e["text"].strip() in texts] == []
+
+
+# pytorch/pytorch#95500 (bfloat16 for the CUDA upsample kernels, merged 2023-02-27): "this change did not make it
+# into the final Torch 2.0.0 build" (2023-03-17); pytorch/pytorch#80339 (2023-04-02): "It will be a part of
+# torch 2.1"; AI4EPS/EQNet#4: "please upgrade your `torch` to `2.1.0` or higher".
+FIRST_RELEASE_WITH_CUDA_BF16_UPSAMPLE = "2.1.0"
+
+
+@pytest.mark.parametrize("text, release", [
+    ('RuntimeError: "upsample_bilinear2d_out_frame" not implemented for \'BFloat16\'', "2.0.1"),
+    ('RuntimeError: "upsample_nearest2d_out_frame" not implemented for \'BFloat16\'', "2.0.0"),
+    ('RuntimeError: "upsample_linear1d_out_frame" not implemented for \'BFloat16\'', "1.13.1"),
+])
+def test_cuda_bfloat16_upsample_ends_where_the_threads_say(text, release):
+    from explorer.advisor import knowledge
+    diagnosis = explorer.diagnose(text)
+    record = knowledge.load().record(diagnosis.findings[0].record_id)
+    assert "cuda" in record.devices
+    assert record.versions.contains(release)          # 2.0.x still lacks it (pytorch#95500 missed 2.0.0)
+    assert not record.versions.contains(FIRST_RELEASE_WITH_CUDA_BF16_UPSAMPLE)
+
+
+@pytest.mark.parametrize("text, release", [
+    ("/Users/a/anaconda/envs/py36/lib/python3.6/site-packages/torch/onnx/symbolic.py:69: UserWarning: ONNX export "
+     "failed on upsample_bilinear2d because align_corners == True not supported", "1.4.0"),   # pytorch#29980
+    ("torch/onnx/utils.py:562: UserWarning: ONNX export failed on ATen operator upsample_bilinear2d because "
+     "torch.onnx.symbolic_opset9.upsample_bilinear2d does not exist", "1.2.0"),              # pytorch#25515
+])
+def test_a_1x_onnx_export_failure_gets_a_1x_cause_and_a_fix_that_release_has(text, release):
+    """The 1.x exporters go no higher than opset 11 ... 16: the fix is opset 11 or an upgrade, never opset 18."""
+    from explorer.advisor import knowledge
+    finding = explorer.diagnose(text).findings[0]
+    record = knowledge.load().record(finding.record_id)
+    assert record.operation == "export_onnx" and record.versions.contains(release)
+    assert not record.versions.contains("2.0.0")
+    assert finding.fixes and finding.fixes[0].id in ("onnx-opset-11", "torch-upgrade")
+
+
+def test_a_flex_resize_that_fails_to_prepare_is_not_a_builtin_bilinear_convention():
+    """LiteRT's `Node number N (FlexResizeNearestNeighbor) failed to prepare` (tensorflow#45140) names the Flex
+    node; `Node number N (ADD) failed to prepare` names another operator and is left alone."""
+    finding = explorer.diagnose("Node number 51 (FlexResizeNearestNeighbor) failed to prepare.").findings[0]
+    assert finding.record_id.startswith("litert-flex")
+    assert not explorer.diagnose("Node number 189 (ADD) failed to prepare.").matched
