@@ -42,18 +42,21 @@ def gradients_panels(data: GradientsData) -> PanelFigure:
     """The Gradients figure: one column per mode, the four rows of :data:`ROWS`, one scale per row."""
     labels = tuple(data.results)
     image_hw = data.image.shape[:2]
-    shapes = [(max(r.upstream.shape[0], image_hw[0]), max(r.upstream.shape[1], image_hw[1]))
-              if isinstance(r, GradientResult) else image_hw for r in data.results.values()]
-    columns = column_limits(shapes)
+    # the upstream row is in output space, the other rows in input space: each is laid out on its own arrays
+    # (an upsampled output too wide for 1:1 must not turn the input-space rows into overviews: a 2 x 2
+    # average of a period-2 checkerboard is flat)
+    outputs = column_limits([r.upstream.shape[:2] if isinstance(r, GradientResult) else image_hw
+                             for r in data.results.values()])
+    inputs = column_limits([image_hw] * len(labels))
     box = data.crop
     panels = {}
-    for (label, r), limits in zip(data.results.items(), columns):
+    for (label, r), out_limits, in_limits in zip(data.results.items(), outputs, inputs):
         if not isinstance(r, GradientResult):
             panels[f"upstream:{label}"] = error_panel(f"{label}: not available", r)
             for name in ROWS[1:]:
                 panels[f"{name}:{label}"] = error_panel("", "")
             continue
-        _mode_panels(panels, label, r, box, limits, data.image.shape)
+        _mode_panels(panels, label, r, box, (out_limits, in_limits), data.image.shape)
     limits_of = {}
     for name, scale in (("upstream", "signed"), ("grad", "signed"), ("coverage_zoom", "coverage")):
         shown = [panels[f"{n}:{m}"] for m in labels for n in ((name, "grad_zoom") if name == "grad" else (name,))]
@@ -74,15 +77,17 @@ def gradients_panels(data: GradientsData) -> PanelFigure:
             ("zoom on dL/dx in the orange box: every pixel", [f"grad_zoom:{m}" for m in labels]),
             ("zoom on the coverage in the box: red pixels never receive a gradient",
              [f"coverage_zoom:{m}" for m in labels])]
-    return PanelFigure("gradients", rows, panels, bars, gradients_caption(data), [c[1] for c in columns])
+    widths = [max(o[1], i[1]) for o, i in zip(outputs, inputs)]
+    return PanelFigure("gradients", rows, panels, bars, gradients_caption(data), widths)
 
 
-def _mode_panels(panels, label, r, box, limits, image_shape):
+def _mode_panels(panels, label, r, box, limits_of_spaces, image_shape):
     H, W = image_shape[:2]
     up = r.upstream
     mark = " *" if r.notes else ""
+    out_limits, limits = limits_of_spaces
     panels[f"upstream:{label}"] = whole_panel(up, f"{label}{mark}: {up.shape[0]}×{up.shape[1]}", "signed",
-                                              limits=limits, mean_channels=True)
+                                              limits=out_limits, mean_channels=True)
     grad = S.channel_mean(r.grad)
     lo, hi = float(grad.min()), float(grad.max())
     panels[f"grad:{label}"] = whole_panel(grad, f"{label}: range [{lo:.3g}, {hi:.3g}]", "signed",
