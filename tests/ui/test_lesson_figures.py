@@ -1,9 +1,13 @@
 """Each lesson's figure shows the effect its text describes (read from the pixels the app draws), not only
 that it renders."""
 
+import html
+
 import numpy as np
+import pytest
 
 from explorer.ui.app import App
+from explorer.ui.scenarios import SCENARIOS
 from explorer.ui.views import pixels as P
 
 
@@ -40,3 +44,40 @@ def test_the_clean_fid_lesson_draws_the_antialiased_ring_even_and_zooms_on_the_r
     pillow, torch = fig.panels["crop:pillow"].values[..., 0], fig.panels["crop:torch"].values[..., 0]
     ring = pillow > 0.5 * pillow.max()
     assert (torch[ring] < 0.25 * pillow.max()).mean() > 0.2  # where Pillow's ring is, torch's is often dark
+
+
+def test_the_aliasing_lessons_zoom_where_the_rings_alias_and_antialias_flattens_them():
+    plain, filtered = lesson_figure("aliasing"), lesson_figure("antialias")
+    ideal = plain.panels["reference_crop"].values  # antialiased Lanczos: flat grey beyond the output's limit
+    assert ideal.std() < 0.05
+    for mode in ("nearest", "bilinear", "bicubic"):
+        assert plain.panels[f"crop:{mode}"].values.std() > 0.15, mode  # false rings, inside the zoom box
+    for mode in ("bilinear", "bicubic"):
+        assert filtered.panels[f"crop:{mode}"].values.std() < 0.3 * plain.panels[f"crop:{mode}"].values.std()
+
+
+@pytest.mark.parametrize("name", list(SCENARIOS))
+def test_every_lesson_is_steps_whose_change_applies(name):
+    app = App()
+    app.scenario(name)
+    text = html.unescape(app.lesson.value)
+    assert "Look at" in text and "Now change:" in text and "What happened" in text
+    steps = SCENARIOS[name].steps
+    app.set(**steps.now_changes)  # a valid change, on the lesson's tab
+    tab = app.tabs[app.state["tab"]]
+    assert app.message_text == "" and tab.problems(tab.data) == []
+
+
+def test_the_change_each_lesson_asks_for_shows_the_other_side():
+    app = App()
+    app.scenario("checkerboard")
+    app.set(**SCENARIOS["checkerboard"].steps.now_changes)
+    grad = app.tabs["gradients"].shown.panels["grad:nearest"].values[8:-8, 8:-8]
+    assert grad.max() / grad.min() < 1.0001  # x2: even
+    app.scenario("clean-fid")
+    app.set(**SCENARIOS["clean-fid"].steps.now_changes)
+    data = app.tabs["libraries"].data
+    assert data.metrics["torch"]["psnr"] > 40 and data.metrics["tensorflow"]["psnr"] > 40
+    app.scenario("aliasing")
+    app.set(**SCENARIOS["aliasing"].steps.now_changes)
+    assert app.tabs["modes"].shown.panels["crop:bilinear"].values.std() < 0.05

@@ -412,7 +412,14 @@ class App:
         if self.scenario_menu.value != name:  # another lesson was opened meanwhile
             return
         s = SCENARIOS[name]
-        self.lesson.value = f"<b>{html.escape(s.title)}</b>: {html.escape(s.explanation)}"
+        if s.steps is None:
+            self.lesson.value = f"<b>{html.escape(s.title)}</b>: {html.escape(s.explanation)}"
+            return
+        self.lesson.value = (
+            f"<b>{html.escape(s.title)}</b><ol class='explorer-steps'>"
+            f"<li><b>Look at</b> {html.escape(s.steps.look)}.</li>"
+            f"<li><b>Now change:</b> {html.escape(s.steps.now)}.</li>"
+            f"<li><details><summary><b>What happened</b></summary>{html.escape(s.explanation)}</details></li></ol>")
 
     # ------------------------------------------------------------------ widgets
     def _observe(self):
