@@ -35,7 +35,7 @@ from . import page_load
 from .applies import disabled
 from .controls import DEFAULT, LATEST, build_controls, crop_from_centre
 from .downloads import Downloads
-from .links import config_settings, query_settings
+from .links import config_settings, query_settings, view_query
 from .declared import tab_classes
 from .state import DEFAULTS, State, check_budget, is_image_file
 from .tabs import fix_code
@@ -82,8 +82,9 @@ class App:
 
     def _build_layout(self):
         self.message, self.readout, self.busy_mark, self.lesson = W.HTML(), W.HTML(), W.HTML(), W.HTML()
+        self.link = W.HTML()
         for w, name in ((self.message, "message"), (self.readout, "readout"), (self.busy_mark, "busy-mark"),
-                        (self.lesson, "scenario-text")):
+                        (self.lesson, "scenario-text"), (self.link, "link")):
             w.add_class(f"explorer-{name}")
         titles = [(LESSONS[name][0], name) for name in LESSONS]  # a lesson's numbers wait until it is opened
         self.scenario_menu = W.Dropdown(options=[("lessons…", "")] + titles, value="", description="open a lesson",
@@ -98,7 +99,7 @@ class App:
         shared = W.VBox(rows)
         shared.add_class("explorer-controls")
         style = W.HTML(f"<style>{STYLE}</style>", layout=W.Layout(height="0px", margin="0", overflow="hidden"))
-        root = W.VBox([style, shared, W.HBox([self.readout, self.busy_mark]), self.lesson, self.message,
+        root = W.VBox([style, shared, W.HBox([self.readout, self.link, self.busy_mark]), self.lesson, self.message,
                        self.tab_widget, self.downloads.widget], layout=W.Layout(width="100%"))
         root.add_class("explorer-root")
         return root
@@ -134,7 +135,8 @@ class App:
                 self.scenario_menu.value = lesson
             self._show_lesson(lesson)
         if problems:
-            self._show("; ".join(problems), error=True)
+            where = "the link" if query else "the configuration"
+            self._show(f"Opened without what {where} could not use: " + "; ".join(problems), error=True)
 
     def _set_what_can_be(self, settings) -> list:
         """Set every valid setting of ``settings`` (from a link or a configuration); the problems of the rest."""
@@ -387,7 +389,23 @@ class App:
         except ValueError:
             return None
 
+    def link_query(self) -> str:
+        """The query string of a link to this view (``?`` + it after the page's address opens the same
+        settings); see :func:`explorer.ui.app.links.view_query`."""
+        return view_query(self.state)[0]
+
+    def _update_link(self):
+        query, notes = view_query(self.state)
+        note = f" title='{html.escape(notes[0])}'" if notes else ""
+        copy = ("navigator.clipboard.writeText(location.origin + location.pathname + '?' + this.dataset.query)"
+                ".then(() => { this.textContent = 'link copied'; "
+                "setTimeout(() => { this.textContent = 'copy link to this view'; }, 1500); })")
+        self.link.value = (f"<button class='explorer-copy-link' data-query='{html.escape(query)}'{note} "
+                           f"onclick=\"{html.escape(copy)}\">copy link to this view</button> "
+                           f"<a class='explorer-view-link' href='?{html.escape(query)}'>link</a>")
+
     def _update_readout(self):
+        self._update_link()
         s, img = self.state, self.image
         r = self._resize()
         out = "" if r is None else "{}×{}".format(*r.output_size(img.shape))
@@ -435,8 +453,8 @@ class App:
             return
         try:
             value = control.from_widget(change["new"])
-            if name == "scale" and _snapped(control.widget, self.state["scale"], value):
-                return  # the slider rounding the state's scale to its step: not a change
+            if name == "scale" and _snapped(control.widget, change["old"], value):
+                return  # the page rounding the slider's value to its step (also while a size is set): no change
             if name in ("crop_x", "crop_y"):
                 value = crop_from_centre(self.state["crop"], 1 if name == "crop_x" else 0, value)
             self.set(**{control.key: value})
