@@ -24,35 +24,46 @@ from collections import OrderedDict
 from . import pixels as P
 from .panels import BAR_COLUMN, GAP, ColourBar, Panel, PanelFigure
 
-#: Text sizes of the page, in CSS pixels (12 at the least, as on a slide).
+#: Text sizes of the page, in CSS pixels, at the least (a laptop's window); the figure's text grows with the
+#: window's width up to :data:`PROJECTOR_PX` (18 px and more on a 1920-pixel projector), the controls' less.
 TITLE_PX, TEXT_PX = 14, 13
+PROJECTOR_PX = 24
+FIGURE_TITLE = f"clamp({TITLE_PX}px, 1vw, {PROJECTOR_PX}px)"
+FIGURE_TEXT = f"clamp({TEXT_PX}px, 0.95vw, {PROJECTOR_PX}px)"
+CONTROL_TEXT = f"clamp({TEXT_PX}px, 0.8vw, 17px)"
 #: The tallest a panel may be zoomed to, as a share of the window's height.
 ZOOM_HEIGHT = "60vh"
 
 STYLE = f"""
-.explorer-root {{ font-size: {TEXT_PX}px; }}
+.explorer-root {{ font-size: {CONTROL_TEXT}; }}
 .explorer-root .widget-label, .explorer-root .widget-inline-hbox .widget-label,
 .explorer-root .widget-html-content, .explorer-root select, .explorer-root input,
-.explorer-root button, .explorer-root .lm-TabBar-tab {{ font-size: {TEXT_PX}px; }}
+.explorer-root button, .explorer-root .lm-TabBar-tab {{ font-size: {CONTROL_TEXT}; }}
+.explorer-root .explorer-toggle-list .widget-toggle-button.mod-active {{ background: #1f5fa0; color: #fff; }}
+.explorer-root .explorer-toggle-list .widget-toggle-button {{ margin: 1px; padding: 0 8px; }}
+.explorer-root .explorer-toggle-label {{ min-width: 0; margin-right: 4px; }}
+.explorer-scenario-text .widget-html-content {{ font-size: {FIGURE_TEXT}; line-height: 1.35; }}
+.explorer-steps {{ margin: 2px 0; padding-left: 1.4em; }}
+.explorer-steps details summary {{ cursor: pointer; }}
 .xf-figure {{ width: 100%; overflow-x: auto; }}
 .xf-grid {{ display: grid; gap: {GAP}px {GAP}px; align-items: start; width: 100%; }}
 .xf-part, .xf-part > .widget-html-content {{ display: contents; }}
 .xf-part > .widget-label {{ display: none; }}
-.xf-row {{ grid-column: 1 / -1; font-size: {TEXT_PX}px; color: #555; border-bottom: 1px solid #ddd;
+.xf-row {{ grid-column: 1 / -1; font-size: {FIGURE_TEXT}; color: #444; border-bottom: 1px solid #ddd;
            margin-top: 4px; }}
 .xf-cell {{ container-type: inline-size; min-width: 0; }}
-.xf-title {{ font-size: {TITLE_PX}px; line-height: 1.3; overflow-wrap: anywhere; margin-bottom: 3px; }}
-.xf-error {{ color: #b00000; font-size: {TEXT_PX}px; overflow-wrap: anywhere; }}
+.xf-title {{ font-size: {FIGURE_TITLE}; line-height: 1.3; overflow-wrap: anywhere; margin-bottom: 3px; }}
+.xf-error {{ color: #b00000; font-size: {FIGURE_TEXT}; overflow-wrap: anywhere; }}
 .xf-cell img {{ image-rendering: pixelated; max-width: none !important; height: auto; display: block; }}
-.xf-bar {{ font-size: {TEXT_PX}px; align-self: center; }}
+.xf-bar {{ font-size: {FIGURE_TEXT}; align-self: center; overflow-wrap: anywhere; }}
 .xf-bar-body {{ display: flex; gap: 4px; align-items: stretch; }}
 .xf-bar-body img {{ width: 16px; height: 160px; image-rendering: pixelated; display: block; }}
 .xf-ticks {{ display: flex; flex-direction: column; justify-content: space-between; }}
 .xf-mark {{ display: inline-block; width: 11px; height: 11px; margin-right: 4px; vertical-align: -1px; }}
 .xf-svg svg {{ width: 100%; height: auto; display: block; }}
-.xf-table {{ border-collapse: separate; border-spacing: 2px; font-size: {TEXT_PX}px; }}
+.xf-table {{ border-collapse: separate; border-spacing: 2px; font-size: {FIGURE_TEXT}; }}
 .xf-table th, .xf-table td {{ padding: 3px 8px; }}
-.explorer-caption {{ font-size: {TEXT_PX}px; color: #333; }}
+.explorer-caption {{ font-size: {FIGURE_TEXT}; color: #333; }}
 .explorer-busy-mark {{ color: #8a6d00; min-height: 18px; }}
 .explorer-busy .explorer-figure {{ opacity: 0.55; transition: opacity 0.1s; }}
 """
