@@ -28,11 +28,11 @@ class ToggleList(W.HBox):
 
     def __init__(self, options, value=(), description="", **kwargs):
         self._label = W.Label(description)
-        self._label.add_class("explorer-toggle-label")
+        self._label.add_class("xf-toggle-label")
         self._row = W.HBox(layout=W.Layout(flex_flow="row wrap", width="auto"))
         self.buttons, self._setting = [], False
         super().__init__([self._label, self._row], **kwargs)
-        self.add_class("explorer-toggle-list")
+        self.add_class("xf-toggle-list")
         self.description = description
         self.options = tuple(options)
         self.value = tuple(value)

@@ -39,9 +39,9 @@ STYLE = f"""
 .explorer-root .widget-label, .explorer-root .widget-inline-hbox .widget-label,
 .explorer-root .widget-html-content, .explorer-root select, .explorer-root input,
 .explorer-root button, .explorer-root .lm-TabBar-tab {{ font-size: {CONTROL_TEXT}; }}
-.explorer-root .explorer-toggle-list .widget-toggle-button.mod-active {{ background: #1f5fa0; color: #fff; }}
-.explorer-root .explorer-toggle-list .widget-toggle-button {{ margin: 1px; padding: 0 8px; }}
-.explorer-root .explorer-toggle-label {{ min-width: 0; margin-right: 4px; }}
+.explorer-root .xf-toggle-list .widget-toggle-button.mod-active {{ background: #1f5fa0; color: #fff; }}
+.explorer-root .xf-toggle-list .widget-toggle-button {{ margin: 1px; padding: 0 8px; }}
+.explorer-root .xf-toggle-label {{ min-width: 0; margin-right: 4px; }}
 .explorer-scenario-text .widget-html-content {{ font-size: {FIGURE_TEXT}; line-height: 1.35; }}
 .explorer-steps {{ margin: 2px 0; padding-left: 1.4em; }}
 .explorer-steps details summary {{ cursor: pointer; }}
