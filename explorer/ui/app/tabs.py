@@ -13,7 +13,7 @@ from __future__ import annotations
 import html
 import time
 
-from ...advisor.pick import CONTENTS, PRIORITIES
+from ...advisor.pick import CONTENTS, PRIORITIES, PRIORITY_LABELS
 from ...conventions.image_resize import MODES
 from ...conventions.mode_names import libraries as library_ids
 from ...engine.threads import blas_threads
@@ -475,7 +475,7 @@ class PickTab(Tab):
     controls = ("content", "priorities", "training", "targets", "frameworks")
     settings = (
         Setting("content", "photo", S.choice(tuple(CONTENTS), "content"), S.dropdown(list(CONTENTS), "content")),
-        Setting("priorities", None, _priorities, S.multi(list(PRIORITIES), "matters (for this content)", "400px"),
+        Setting("priorities", None, _priorities, S.multi([(PRIORITY_LABELS[p], p) for p in PRIORITIES], "matters (for this content)", "560px"),
                 to_widget=lambda v: tuple(v or ()), from_widget=tuple),
         Setting("targets", ("torch",), S.backend_list("targets"), S.tags(S.backend_ids, "targets (where the model runs)"),
                 to_widget=lambda v: tuple(v or ()), from_widget=tuple),
