@@ -201,28 +201,30 @@ class App:
             t.refresh()
             return self._export(t, dpi)
 
-    def figure_bytes(self, tab: str | None = None, *, fmt: str = "png", dpi: int = 150) -> bytes:
-        """The figure of a tab as PNG (at ``dpi``), SVG or PDF bytes, the configuration stored in the file."""
+    def figure_bytes(self, tab: str | None = None, *, fmt: str = "png", dpi: int = 150, slide: bool = False,
+                     caption: bool = True) -> bytes:
+        """The figure of a tab as PNG (at ``dpi``), SVG or PDF bytes, the configuration stored in the file;
+        ``slide``: on a 16:9 slide (13.33 x 7.5 inches, landscape for every tab), ``caption``: with the caption."""
         from ..views.export import figure_bytes
 
         t = self._tab(tab)
         with self._render_lock():
             t.refresh()
-            fig = self._export(t, dpi)
+            fig = self._export(t, dpi, slide, caption)
         meta = {"Software": "interpolation-explorer", "Title": f"explorer: {t.title}",
                 "explorer-config": json.dumps(dict(self.config(), tab=t.name), sort_keys=True)}
         return figure_bytes(fig, fmt, dpi, meta)
 
-    def _export(self, t, dpi):
+    def _export(self, t, dpi, slide=False, caption=True):
         from ..views.export import frame_figure, panel_export
         from ..views.panels import PanelFigure
         from .tabs import Snapshot
 
         if isinstance(t.shown, PanelFigure):
-            return panel_export(t.shown, self.stamp(t.name), dpi)
+            return panel_export(t.shown, self.stamp(t.name), dpi, slide=slide, caption=caption)
         fig = t.export_figure(t.data, Snapshot(self))
         fig.set_dpi(dpi)
-        return frame_figure(fig, self.stamp(t.name), t.caption_text)
+        return frame_figure(fig, self.stamp(t.name), t.caption_text if caption else "", slide=slide)
 
     def save_png(self, path, tab: str | None = None, dpi: int = 150):
         """Write the figure of a tab (default: the visible one) to ``path`` as a PNG at ``dpi`` (at least 1600
