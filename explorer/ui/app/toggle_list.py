@@ -27,7 +27,7 @@ class ToggleList(W.HBox):
     description = traitlets.Unicode("")
 
     def __init__(self, options, value=(), description="", **kwargs):
-        self._label = W.Label(description)
+        self._label = W.Label(description, layout=W.Layout(width="auto", min_width="max-content"))
         self._label.add_class("xf-toggle-label")
         self._row = W.HBox(layout=W.Layout(flex_flow="row wrap", width="auto"))
         self.buttons, self._setting = [], False
