@@ -116,3 +116,20 @@ def test_a_lesson_screenshot_at_1920(chromium, voila_server, name):
         assert page.errors == [], page.errors
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize("width,height", [(1280, 720), (1920, 1080)])
+def test_every_panel_of_a_row_has_one_zoom(chromium, voila_server, width, height):
+    """The input and its shrunk outputs at one whole zoom: an output is never drawn larger than its input."""
+    page, root = open_page(chromium, voila_server, "", width, height)
+    try:
+        first_figure_top(root)
+        page.wait_for_timeout(500)
+        zooms = {key: w / nw for key, nw, nh, w, h in ui.zooms(root, "modes")}
+        whole = [zooms[k] for k in zooms if k == "input" or k.startswith("output:") or k == "reference"]
+        assert len(set(whole)) == 1 and whole[0] >= 1, zooms
+        crops = [zooms[k] for k in zooms if k.endswith("_crop") or k.startswith("crop:")]
+        assert len(set(crops)) == 1, zooms
+        ui.screenshot(page, f"lecture-{width}x{height}-modes-zoom.png")
+    finally:
+        page.context.close()

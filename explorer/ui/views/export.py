@@ -78,7 +78,11 @@ class _Layout:
         for i, (label, keys) in enumerate(fig.rows[:rows]):
             if label:
                 y = self._lines("row", label, y, self.width, self.text_pt) + self.gap / 2
-            bottom = max([y] + [self._panel(fig.panels[k], j, y) for j, k in enumerate(keys) if k is not None])
+            sizes = [fig.panels[k].rgb.shape[:2] for k in keys if k is not None and fig.panels[k].rgb is not None]
+            rw, rh = (max(w for _, w in sizes), max(h for h, _ in sizes)) if sizes else (1, 1)
+            k = max(1, int(min(self.col // rw, self.panel_px // rh)))  # one zoom for the row, as in the app
+            bottom = max([y] + [self._panel(fig.panels[key], j, y, k) for j, key in enumerate(keys)
+                                if key is not None])
             bar = fig.bars.get(i)
             if bar is not None:
                 height = max(bottom - y, px(120 * scale, dpi))
@@ -99,14 +103,13 @@ class _Layout:
             y += self._line(points)
         return y
 
-    def _panel(self, panel, j, top) -> float:
-        """Place one panel (its title, then its pixels at the largest whole zoom that fits); returns its bottom."""
+    def _panel(self, panel, j, top, k) -> float:
+        """Place one panel (its title, then its pixels at the row's whole zoom ``k``); returns its bottom."""
         x = self.margin + j * (self.col + self.gap)
         y = self._lines("title", panel.title, top, self.col, self.title_pt, x)
         if panel.rgb is None:
             return self._lines("error", panel.error, y, self.col, self.text_pt, x)
         h, w = panel.rgb.shape[:2]
-        k = max(1, int(min(self.col // w, self.panel_px // h)))
         self.items.append(("image", x, y + 2, P.zoom(panel.rgb, k)))
         return y + 2 + h * k
 

@@ -45,13 +45,13 @@ STYLE = f"""
 .explorer-scenario-text .widget-html-content {{ font-size: {FIGURE_TEXT}; line-height: 1.35; }}
 .explorer-steps {{ margin: 2px 0; padding-left: 1.4em; }}
 .explorer-steps details summary {{ cursor: pointer; }}
-.xf-figure {{ width: 100%; overflow-x: auto; }}
+.xf-figure, .xf-grid {{ width: 100%; overflow-x: auto; container-type: inline-size; }}
 .xf-grid {{ display: grid; gap: {GAP}px {GAP}px; align-items: start; width: 100%; }}
 .xf-part, .xf-part > .widget-html-content {{ display: contents; }}
 .xf-part > .widget-label {{ display: none; }}
 .xf-row {{ grid-column: 1 / -1; font-size: {FIGURE_TEXT}; color: #444; border-bottom: 1px solid #ddd;
            margin-top: 4px; }}
-.xf-cell {{ container-type: inline-size; min-width: 0; }}
+.xf-cell {{ min-width: 0; }}
 .xf-title {{ font-size: {FIGURE_TITLE}; line-height: 1.3; overflow-wrap: anywhere; margin-bottom: 3px; }}
 .xf-error {{ color: #b00000; font-size: {FIGURE_TEXT}; overflow-wrap: anywhere; }}
 .xf-cell img {{ image-rendering: pixelated; max-width: none !important; height: auto; display: block; }}
@@ -63,6 +63,7 @@ STYLE = f"""
 .xf-svg svg {{ width: 100%; height: auto; display: block; }}
 .xf-table {{ border-collapse: separate; border-spacing: 2px; font-size: {FIGURE_TEXT}; }}
 .xf-table th, .xf-table td {{ padding: 3px 8px; }}
+.xf-table small {{ font-size: max({TEXT_PX - 1}px, 0.85em); }}
 .explorer-caption {{ font-size: {FIGURE_TEXT}; color: #333; }}
 .explorer-busy-mark {{ color: #8a6d00; min-height: 18px; }}
 .explorer-busy .explorer-figure {{ opacity: 0.55; transition: opacity 0.1s; }}
@@ -94,20 +95,36 @@ class Base64Cache:
 _URLS = Base64Cache()
 
 
-def zoom_width(width: int, height: int) -> str:
-    """CSS width of an image ``width`` x ``height`` pixels: the largest whole multiple of its width that fits
-    its cell and :data:`ZOOM_HEIGHT`, never less than 1:1."""
-    tallest = f"calc({ZOOM_HEIGHT} * {width / max(height, 1):.6f})"
-    return f"max({width}px, round(down, min(100cqw, {tallest}), {width}px))"
+def zoom_width(width: int, height: int, row: tuple | None = None, columns: int = 1) -> str:
+    """CSS width of an image ``width`` x ``height`` pixels, at the zoom of its ``row``: the largest whole zoom
+    at which the row's largest panel, ``row`` = (width, height), fits one of the figure's ``columns`` cells
+    and :data:`ZOOM_HEIGHT`; every panel of a row takes that one zoom (an output is never drawn larger than
+    the input it was shrunk from), never less than 1:1.  ``100cqw`` is the figure's width (its container)."""
+    rw, rh = row or (width, height)
+    cell = f"calc((100cqw - {BAR_COLUMN + GAP * columns}px) / {max(columns, 1)})"
+    tallest = f"calc({ZOOM_HEIGHT} * {rw / max(rh, 1):.6f})"
+    zoomed = f"round(down, min({cell}, {tallest}), {rw}px)"  # k x the row's widest, k whole
+    if rw == width:
+        return f"max({width}px, {zoomed})"
+    return f"max({width}px, round(nearest, calc({zoomed} * {width / rw:.9f}), 1px))"
 
 
-def panel_html(panel: Panel, key: str = "") -> str:
+def panel_html(panel: Panel, key: str = "", row: tuple | None = None, columns: int = 1) -> str:
     title = f"<div class='xf-title'>{H.escape(panel.title)}</div>"
     if panel.rgb is None:
         return f"<div class='xf-cell'>{title}<div class='xf-error'>{H.escape(panel.error)}</div></div>"
     h, w = panel.rgb.shape[:2]
     return (f"<div class='xf-cell'>{title}<img data-key='{H.escape(key)}' alt='{H.escape(panel.title)}' "
-            f"width='{w}' height='{h}' style='width:{zoom_width(w, h)}' src='{_URLS.url(panel.rgb)}'></div>")
+            f"width='{w}' height='{h}' style='width:{zoom_width(w, h, row, columns)}' "
+            f"src='{_URLS.url(panel.rgb)}'></div>")
+
+
+def row_extent(fig: PanelFigure, keys) -> tuple[int, int] | None:
+    """(width, height) of the largest panel of a row: the panel whose whole zoom sets the row's zoom."""
+    sizes = [fig.panels[k].rgb.shape[:2] for k in keys if k is not None and fig.panels[k].rgb is not None]
+    if not sizes:
+        return None
+    return max(w for _, w in sizes), max(h for h, _ in sizes)
 
 
 def bar_html(bar: ColourBar) -> str:
@@ -129,9 +146,10 @@ def _cells(fig: PanelFigure):
         row = 2 * i + 1
         if label:
             yield None, row, "1 / -1", f"<div class='xf-row'>{H.escape(label)}</div>"
+        extent = row_extent(fig, keys)
         for j, key in enumerate(keys):
             if key is not None:
-                yield key, row + 1, j + 1, panel_html(fig.panels[key], key)
+                yield key, row + 1, j + 1, panel_html(fig.panels[key], key, extent, n)
         bar = fig.bars.get(i)
         if bar is not None:
             yield None, row + 1, n + 1, bar_html(bar)
