@@ -45,6 +45,9 @@ PRIORITIES = {
     "alignment": "content stays where it was (1 - misalignment / half an output pixel)",
     "speed": "few taps per output sample (log scale, relative to the cheapest candidate)",
 }
+#: what each priority is called on a screen (its id, e.g. ``no_aliasing``, is what code passes)
+PRIORITY_LABELS = {"no_aliasing": "little aliasing", "sharpness": "sharpness", "no_overshoot": "no overshoot",
+                   "exact_gradients": "even gradients", "alignment": "alignment", "speed": "speed"}
 CONTENTS = {
     "photo": ("no_aliasing", "sharpness", "no_overshoot"),
     "labels": ("alignment", "no_aliasing"),

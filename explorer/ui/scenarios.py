@@ -33,23 +33,39 @@ from .compute.libraries import compute_libraries
 
 
 @dataclass(frozen=True)
+class Step:
+    """A lesson as steps: what to ``look`` at first, what to change ``now`` (in words, and as ``now_changes``
+    for ``app.set``), then what happened (the lesson's explanation)."""
+
+    look: str
+    now: str
+    now_changes: dict
+
+
+@dataclass(frozen=True)
 class Scenario:
-    """A lesson: ``changes`` for ``app.set(**changes)`` and a short ``explanation`` of what they show."""
+    """A lesson: ``changes`` for ``app.set(**changes)``, a short ``explanation`` of what they show and its
+    ``steps``."""
 
     name: str
     title: str
     explanation: str
     changes: dict
+    steps: Step | None = None
 
 
 #: name -> (title, changes, the function that writes the explanation from computed numbers), in menu order.
 LESSONS: dict = {}
+#: name -> the lesson's :class:`Step`
+STEPS: dict = {}
 
 
-def lesson(name: str, title: str, **changes):
+def lesson(name: str, title: str, steps: Step | None = None, **changes):
     """Register the decorated function as the explanation of lesson ``name``."""
     def register(explain):
         LESSONS[name] = (title, changes, explain)
+        if steps is not None:
+            STEPS[name] = steps
         return explain
     return register
 
@@ -74,7 +90,7 @@ class Scenarios(Mapping):
 @cache
 def _scenario(name) -> Scenario:
     title, changes, explain = LESSONS[name]
-    return Scenario(name, title, explain(), dict(changes))
+    return Scenario(name, title, explain(), dict(changes), STEPS.get(name))
 
 
 SCENARIOS = Scenarios()
@@ -87,7 +103,10 @@ def scenarios() -> dict:
 
 # ------------------------------------------------------------------------------------------ shared measurements
 ZONE = {"image": "zone_plate", "scale": 0.25, "size": None, "align_corners": False,
-        "modes": ("nearest", "bilinear", "bicubic"), "reference": "lanczos", "library": "torch"}
+        "modes": ("nearest", "bilinear", "bicubic"), "reference": "lanczos", "library": "torch",
+        # the zoom on fine rings near the top edge (about 0.3 cycle per input pixel): where the aliasing is,
+        # not the centre, the one region without any
+        "crop": (0.0625, 0.4375, 0.1875, 0.5625)}
 
 
 def false_contrast(mode: str, scale: float, antialias: bool) -> float:
@@ -150,7 +169,10 @@ def inputs_read(library: str, mode: str, options: dict, n: int, m: int) -> float
 
 
 # ------------------------------------------------------------------------------------------------ the lessons
-@lesson("aliasing", "Aliasing: a zone plate shrunk 4× without antialias", tab="modes", antialias=False, **ZONE)
+@lesson("aliasing", "Aliasing: a zone plate shrunk 4× without antialias", steps=Step(
+        "the zoom row: in the orange box near the top edge the reference is flat grey, while nearest, bilinear "
+        "and bicubic draw coarse rings that are not in the input", "tick antialias", {"antialias": True}),
+        tab="modes", antialias=False, **ZONE)
 def _aliasing() -> str:
     n, b, c = (false_contrast(m, 0.25, False) for m in ZONE["modes"])
     taps = [taps_per_axis(m, 256, 0.25, False) for m in ZONE["modes"]]
@@ -164,7 +186,9 @@ def _aliasing() -> str:
         f"(ideal 0). Turn antialias on and bilinear's drops to {b_aa:.2f}.")
 
 
-@lesson("antialias", "Antialias: the same zone plate, filtered", tab="modes", antialias=True, **ZONE)
+@lesson("antialias", "Antialias: the same zone plate, filtered", steps=Step(
+        "the zoom row: bilinear and bicubic are now flat grey like the reference, nearest still draws rings",
+        "untick antialias", {"antialias": False}), tab="modes", antialias=True, **ZONE)
 def _antialias() -> str:
     b, c = (false_contrast(m, 0.25, False) for m in ("bilinear", "bicubic"))
     b_aa, c_aa = (false_contrast(m, 0.25, True) for m in ("bilinear", "bicubic"))
@@ -184,9 +208,12 @@ def _antialias() -> str:
 CIRCLE_LIBRARIES = ("pillow", "torch", "tensorflow", "jax", "opencv")
 
 
-@lesson("clean-fid", "The Clean-FID circle: 128 → 16 in each library, at its own defaults", tab="libraries",
+@lesson("clean-fid", "The Clean-FID circle: 128 → 16 in each library, at its own defaults", steps=Step(
+        "the outputs and the zoom: Pillow's and JAX's ring is faint but unbroken, PyTorch's, TensorFlow's and "
+        "OpenCV's is bright dots with gaps", "tick 'same options' and antialias (every library that has it "
+        "antialiases, like Pillow)", {"same_options": True, "antialias": True}), tab="libraries",
         image="circle", scale=0.125, size=None, mode="bicubic", libraries=CIRCLE_LIBRARIES, same_options=False,
-        align_corners=False, antialias=False)
+        align_corners=False, antialias=False, crop=(0.0, 0.0, 0.5, 0.5))  # the zoom on a quarter of the ring
 def _clean_fid() -> str:
     circle = test_image("circle")
     n, radius = circle.shape[0], ring_radius(circle[:, :, 0])
@@ -211,7 +238,9 @@ def _clean_fid() -> str:
         "split in FID: a metric computed on differently resized images measures the resize.")
 
 
-@lesson("checkerboard", "Checkerboard gradients: upsampling ×1.5 (×2 stays even)", tab="gradients",
+@lesson("checkerboard", "Checkerboard gradients: upsampling ×1.5 (×2 stays even)", steps=Step(
+        "the dL/dx row: nearest's gradient is a fine checkerboard over the whole image, bilinear's one even "
+        "colour", "set the scale to 2", {"scale": 2.0}), tab="gradients",
         image="photo", scale=1.5, size=None, upstream="ones", modes=("nearest", "nearest-exact", "bilinear"),
         align_corners=False, antialias=False, library="torch")
 def _checkerboard() -> str:
@@ -232,7 +261,9 @@ def _checkerboard() -> str:
         "strided transposed convolutions (Odena, Dumoulin and Olah, Distill 2016).")
 
 
-@lesson("nearest-tables", "nearest vs nearest-exact: which pixel each output copies", tab="kernels",
+@lesson("nearest-tables", "nearest vs nearest-exact: which pixel each output copies", steps=Step(
+        "the top plot: the input sample each of nearest's 4 outputs copies, left of its centre",
+        "choose mode nearest-exact", {"mode": "nearest-exact"}), tab="kernels",
         mode="nearest", modes=("nearest", "nearest-exact"), length=8, sample=None, scale=0.5, size=None,
         align_corners=False, antialias=False, library="torch")
 def _nearest_tables() -> str:
@@ -266,7 +297,9 @@ def _nearest_words(pairs) -> str:
     return "; ".join(words)
 
 
-@lesson("burn-panic", "Burn's NearestExact panics in training on burn-tch: the fixes, measured",
+@lesson("burn-panic", "Burn's NearestExact panics in training on burn-tch: the fixes, measured", steps=Step(
+        "the grid: nearest-exact fails in training, and the fixes below it, ranked by their measured effect",
+        "untick training", {"training": False}),
         tab="backends", image="photo", backend="burn-tch", version=None, device=None, mode="nearest-exact",
         training=True, scale=0.75, size=None, align_corners=False, antialias=False)
 def _burn_panic() -> str:
@@ -279,7 +312,9 @@ def _burn_panic() -> str:
         f"(source: {record.source}). The fixes, ranked by their effect measured on this image at 0.75×: {fixes}.")
 
 
-@lesson("porting-pillow", "Porting from Pillow to OpenCV or TensorFlow: bicubic shrinks differently",
+@lesson("porting-pillow", "Porting from Pillow to OpenCV or TensorFlow: bicubic shrinks differently", steps=Step(
+        "the difference row: OpenCV and TensorFlow differ from Pillow along every edge",
+        "tick 'same options' and antialias", {"same_options": True, "antialias": True}),
         tab="libraries", image="photo", scale=0.5, size=None, mode="bicubic",
         libraries=("pillow", "opencv", "tensorflow"), same_options=False, align_corners=False, antialias=False)
 def _porting_pillow() -> str:

@@ -79,3 +79,22 @@ def test_a_bad_format_or_tab_is_refused(app, tmp_path):
         app.save(tmp_path / "f.gif")
     with pytest.raises(ValueError, match="tab='slides' is not valid"):
         app.save_png(tmp_path / "f.png", tab="slides")
+
+
+@pytest.mark.parametrize("tab", ["modes", "gradients", "libraries", "kernels", "backends", "pick"])
+def test_a_slide_export_is_16_by_9_and_landscape_with_the_caption_optional(tab):
+    from explorer.ui.views.export import png_size
+
+    app = App(tab=tab)
+    fig = app.figure(tab)  # the page
+    slide = app._export(app.tabs[tab], 100, slide=True, caption=False)
+    w, h = slide.get_size_inches()
+    assert abs(w - 13.333) < 0.01 and abs(h - 7.5) < 0.01, (w, h)
+    assert png_size(app.figure_bytes(tab, dpi=100, slide=True, caption=False)) == (1333, 750)
+    texts = [t.get_text() for t in slide.texts]
+    assert not any(app.tabs[tab].caption_text[:40] in t for t in texts if t)  # caption left out
+    if tab in ("modes", "gradients", "libraries"):  # image panels: every text 18 pt at slide size
+        sizes = [t.get_fontsize() for t in slide.findobj(lambda a: hasattr(a, "get_fontsize")
+                                                         and hasattr(a, "get_text") and a.get_text())]
+        assert min(sizes) >= 18, min(sizes)
+    assert fig.get_size_inches()[0] >= 16  # the page export is unchanged

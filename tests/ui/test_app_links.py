@@ -88,3 +88,40 @@ def test_a_link_can_open_a_lesson_and_change_it():
     assert SCENARIOS["aliasing"].title in html.unescape(app.lesson.value)
     app = App(query="scenario=nope")
     assert "scenario='nope' is not valid" in app.message_text
+
+
+def test_a_linked_size_survives_the_page_rounding_the_scale_slider():
+    """The page echoes the scale slider's value rounded to its step when it loads; with a size from the link
+    (no scale in the state) that echo must not replace the size by the slider's scale."""
+    import math
+
+    app = App(query="size=64x48")
+    slider = app.controls["scale"].widget
+    slider.value = 10 ** (round(math.log10(slider.value) / slider.step) * slider.step) + 1e-4
+    assert app.state["size"] == (64, 48) and app.state["scale"] is None
+    slider.value = 0.25  # a real move of the slider still resizes by the scale
+    assert app.state["size"] is None and app.state["scale"] == 0.25
+
+
+@pytest.mark.parametrize("settings", [
+    dict(size=(64, 48)),
+    dict(image="zone_plate", scale=0.25, antialias=True, modes=("nearest", "area"), tab="gradients",
+         upstream="random", seed=3, crop=(0.0, 0.25, 0.125, 0.375)),
+    dict(tab="kernels", mode="nearest-exact", length=12, align_corners=True, scale=0.37),
+    dict(tab="libraries", libraries=("pillow", "torch"), same_options=True, training=False, image="circle",
+         scale=0.125),
+    dict(tab="backends", backend="onnxruntime", scale=0.5),
+])
+def test_the_link_to_a_view_opens_the_same_view(settings):
+    first = App(**settings)
+    query = first.link_query()
+    again = App(query=query)
+    assert again.message_text == "" and dict(again.state) == dict(first.state), query
+    assert html.escape(query) in first.link.value and "copy link to this view" in first.link.value
+
+
+def test_a_bad_link_says_what_it_ignored():
+    app = App(query="size=64x48&colour=red&antialias=maybe")
+    assert app.state["size"] == (64, 48)
+    assert app.message_text.startswith("Opened without what the link could not use: ")
+    assert "colour" in app.message_text and "antialias='maybe'" in app.message_text

@@ -327,3 +327,15 @@ def test_explore_returns_an_app_that_displays_itself():
     bundle = app._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle
     assert explorer.explore is explore and explorer.App is App
+
+
+def test_a_plain_click_in_a_compare_list_adds_or_removes_one_item():
+    app = App(modes=("nearest", "bilinear"))
+    toggles = app.controls["modes"].widget
+    button = {b.description: b for b in toggles.buttons}
+    button["area"].value = True  # one click, no modifier key: added, the others kept
+    assert app.state["modes"] == ("nearest", "bilinear", "area")
+    button["nearest"].value = False
+    assert app.state["modes"] == ("bilinear", "area")
+    app.set(modes=("bicubic",))  # the state shows in the buttons
+    assert [b.description for b in toggles.buttons if b.value] == ["bicubic"]

@@ -78,3 +78,20 @@ def test_backends_figure_lists_the_findings():
     fig = backends_figure(["nearest", "bicubic"], "torch", device="mps", antialias=True, mode="bicubic")
     texts = " ".join(t.get_text() for t in fig.texts)
     assert "forward-only on MPS" in texts
+
+
+def test_fixes_are_offered_only_where_something_fails_and_an_unmeasurable_one_is_said_in_the_panel():
+    from explorer.ui.app import App
+    from explorer.ui.app.tabs import findings_html, fix_code
+
+    works = compute_backends(["bilinear"], "torch", mode="bilinear", image=IMAGE, scale=0.5)
+    assert set(works.status.values()) == {"ok"}
+    assert works.fixes == [] and works.nothing_to_fix and "nothing to fix" in findings_html(works)
+    fails = compute_backends(["bilinear"], "coreml", mode="bilinear", image=IMAGE, scale=0.5)
+    assert fails.status[("bilinear", "backward")] == "error" and fails.fixes  # measured, where it fails
+    missing = compute_backends(["bicubic"], "coreml", mode="bicubic", image=IMAGE, scale=0.5)
+    assert missing.status[("bicubic", "forward")] == "error" and missing.error is not None
+    assert "no fix could be measured on this image" in findings_html(missing)
+    assert fix_code(missing).startswith("# no fix could be measured")
+    app = App(IMAGE, tab="backends", backend="coreml", mode="bicubic")
+    assert app.message_text == ""  # no app-level error: the panel says why

@@ -97,7 +97,14 @@ def test_pixels_are_whole_squares_unless_labelled_an_overview(app, tab):
         if rgb is not None:
             w = rgb.shape[1]
             assert (f"data-key='{key}' alt='{fig.panels[key].title}' width='{w}' height='{rgb.shape[0]}' "
-                    f"style='width:max({w}px, round(down, ") in markup
+                    f"style='width:max({w}px, round(") in markup
+    # one zoom per row: every panel's width is k times its own, for the k of the row's largest panel
+    for label, keys in fig.rows:
+        extent = html_figure.row_extent(fig, keys)
+        for key in keys:
+            rgb = fig.panels[key].rgb if key is not None else None
+            if rgb is not None and rgb.shape[1] != extent[0]:
+                assert f"{extent[0]}px) * {rgb.shape[1] / extent[0]:.9f}), 1px))" in markup, (key, extent)
 
 
 def test_outputs_keep_their_aspect_ratio():

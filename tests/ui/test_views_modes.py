@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import explorer
+from explorer.ui.views import pixels as P
 from explorer.ui.compute.modes import compute_modes
 from explorer.ui.views.modes import modes_figure, modes_panels
 
@@ -75,9 +76,12 @@ def test_grey_images_keep_overshoot_and_paint_it_orange_and_blue():
     expected = engine("bicubic", img, scale_factor=2.0)
     np.testing.assert_array_equal(panel.values, expected)
     assert panel.scale == "grey" and expected.max() > 1 and expected.min() < 0  # Keys cubic rings past 0 and 1
-    above, below = expected[:, :, 0] > 1, expected[:, :, 0] < 0
+    above, below = expected[:, :, 0] > 1.02, expected[:, :, 0] < -0.02
+    assert above.any() and below.any()
     assert (panel.rgb[above] == [255, 127, 14]).all() and (panel.rgb[below] == [31, 119, 180]).all()
-    assert fig.bars[0].scale == "grey" and "above 1" in fig.bars[0].marks[0][1]
+    faint = P.grey_rgb(np.array([[-0.01, 1.01]], np.float32))  # within 0.02 of the range: black and white
+    assert faint[0].tolist() == [[0, 0, 0], [255, 255, 255]]
+    assert fig.bars[0].scale == "grey" and "above 1.02" in fig.bars[0].marks[0][1]
 
 
 def test_an_impossible_mode_shows_its_error_and_the_others_still_draw():

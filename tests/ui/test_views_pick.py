@@ -91,3 +91,27 @@ def test_measure_reports_every_figure():
     f = measure(ImageResize("area", scale=0.5), checkerboard(16, 4))
     assert set(f) == {"aliasing", "sharpness", "overshoot", "coverage", "uniformity", "misalignment", "taps",
                       "keeps_values"}
+
+
+def test_each_goodness_cell_says_the_number_its_colour_shows_on_a_colour_blind_safe_scale():
+    import re
+
+    from matplotlib.colors import to_hex
+
+    from explorer.ui.views.pick import GOODNESS, pick_html
+
+    p = explorer.pick(zone_plate(64), scale=0.25, priorities=("no_aliasing", "speed"), training=True)
+    markup = pick_html(p)
+    cells = re.findall(r"<td class='xf-goodness' style='background:(#[0-9a-f]{6});color:[^']*'><b>([0-9.]+)</b>",
+                       markup)
+    assert len(cells) == sum(len(c.goodness) for c in p.ranking) > 10
+    for colour, number in cells:  # the colour is the number's, to the 2 decimals written
+        shown = np.array([int(colour[k:k + 2], 16) for k in (1, 3, 5)])
+        said = np.array([int(to_hex(GOODNESS(float(number)))[k:k + 2], 16) for k in (1, 3, 5)])
+        assert np.abs(shown - said).max() <= 3, (colour, number)
+    # lightness rises monotonically: under deuteranopia (which keeps lightness) best and worst differ
+    lum = [0.2126 * r + 0.7152 * g + 0.0722 * b for r, g, b, _ in GOODNESS(np.linspace(0, 1, 32))]
+    assert all(b > a for a, b in zip(lum, lum[1:])) and lum[-1] - lum[0] > 0.6
+    text = re.sub(r"<[^>]+>", " ", markup)
+    assert not re.search(r"\b(no_aliasing|no_overshoot|exact_gradients)\b", text)
+    assert "little aliasing" in text

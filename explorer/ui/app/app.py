@@ -35,7 +35,7 @@ from . import page_load
 from .applies import disabled
 from .controls import DEFAULT, LATEST, build_controls, crop_from_centre
 from .downloads import Downloads
-from .links import config_settings, query_settings
+from .links import config_settings, query_settings, view_query
 from .declared import tab_classes
 from .state import DEFAULTS, State, check_budget, is_image_file
 from .tabs import fix_code
@@ -82,8 +82,9 @@ class App:
 
     def _build_layout(self):
         self.message, self.readout, self.busy_mark, self.lesson = W.HTML(), W.HTML(), W.HTML(), W.HTML()
+        self.link = W.HTML()
         for w, name in ((self.message, "message"), (self.readout, "readout"), (self.busy_mark, "busy-mark"),
-                        (self.lesson, "scenario-text")):
+                        (self.lesson, "scenario-text"), (self.link, "link")):
             w.add_class(f"explorer-{name}")
         titles = [(LESSONS[name][0], name) for name in LESSONS]  # a lesson's numbers wait until it is opened
         self.scenario_menu = W.Dropdown(options=[("lessons…", "")] + titles, value="", description="open a lesson",
@@ -98,7 +99,7 @@ class App:
         shared = W.VBox(rows)
         shared.add_class("explorer-controls")
         style = W.HTML(f"<style>{STYLE}</style>", layout=W.Layout(height="0px", margin="0", overflow="hidden"))
-        root = W.VBox([style, shared, W.HBox([self.readout, self.busy_mark]), self.lesson, self.message,
+        root = W.VBox([style, shared, W.HBox([self.readout, self.link, self.busy_mark]), self.lesson, self.message,
                        self.tab_widget, self.downloads.widget], layout=W.Layout(width="100%"))
         root.add_class("explorer-root")
         return root
@@ -134,7 +135,8 @@ class App:
                 self.scenario_menu.value = lesson
             self._show_lesson(lesson)
         if problems:
-            self._show("; ".join(problems), error=True)
+            where = "the link" if query else "the configuration"
+            self._show(f"Opened without what {where} could not use: " + "; ".join(problems), error=True)
 
     def _set_what_can_be(self, settings) -> list:
         """Set every valid setting of ``settings`` (from a link or a configuration); the problems of the rest."""
@@ -199,28 +201,30 @@ class App:
             t.refresh()
             return self._export(t, dpi)
 
-    def figure_bytes(self, tab: str | None = None, *, fmt: str = "png", dpi: int = 150) -> bytes:
-        """The figure of a tab as PNG (at ``dpi``), SVG or PDF bytes, the configuration stored in the file."""
+    def figure_bytes(self, tab: str | None = None, *, fmt: str = "png", dpi: int = 150, slide: bool = False,
+                     caption: bool = True) -> bytes:
+        """The figure of a tab as PNG (at ``dpi``), SVG or PDF bytes, the configuration stored in the file;
+        ``slide``: on a 16:9 slide (13.33 x 7.5 inches, landscape for every tab), ``caption``: with the caption."""
         from ..views.export import figure_bytes
 
         t = self._tab(tab)
         with self._render_lock():
             t.refresh()
-            fig = self._export(t, dpi)
+            fig = self._export(t, dpi, slide, caption)
         meta = {"Software": "interpolation-explorer", "Title": f"explorer: {t.title}",
                 "explorer-config": json.dumps(dict(self.config(), tab=t.name), sort_keys=True)}
         return figure_bytes(fig, fmt, dpi, meta)
 
-    def _export(self, t, dpi):
+    def _export(self, t, dpi, slide=False, caption=True):
         from ..views.export import frame_figure, panel_export
         from ..views.panels import PanelFigure
         from .tabs import Snapshot
 
         if isinstance(t.shown, PanelFigure):
-            return panel_export(t.shown, self.stamp(t.name), dpi)
+            return panel_export(t.shown, self.stamp(t.name), dpi, slide=slide, caption=caption)
         fig = t.export_figure(t.data, Snapshot(self))
         fig.set_dpi(dpi)
-        return frame_figure(fig, self.stamp(t.name), t.caption_text)
+        return frame_figure(fig, self.stamp(t.name), t.caption_text if caption else "", slide=slide)
 
     def save_png(self, path, tab: str | None = None, dpi: int = 150):
         """Write the figure of a tab (default: the visible one) to ``path`` as a PNG at ``dpi`` (at least 1600
@@ -387,7 +391,23 @@ class App:
         except ValueError:
             return None
 
+    def link_query(self) -> str:
+        """The query string of a link to this view (``?`` + it after the page's address opens the same
+        settings); see :func:`explorer.ui.app.links.view_query`."""
+        return view_query(self.state)[0]
+
+    def _update_link(self):
+        query, notes = view_query(self.state)
+        note = f" title='{html.escape(notes[0])}'" if notes else ""
+        copy = ("navigator.clipboard.writeText(location.origin + location.pathname + '?' + this.dataset.query)"
+                ".then(() => { this.textContent = 'link copied'; "
+                "setTimeout(() => { this.textContent = 'copy link to this view'; }, 1500); })")
+        self.link.value = (f"<button class='explorer-copy-link' data-query='{html.escape(query)}'{note} "
+                           f"onclick=\"{html.escape(copy)}\">copy link to this view</button> "
+                           f"<a class='explorer-view-link' href='?{html.escape(query)}'>link</a>")
+
     def _update_readout(self):
+        self._update_link()
         s, img = self.state, self.image
         r = self._resize()
         out = "" if r is None else "{}×{}".format(*r.output_size(img.shape))
@@ -412,7 +432,14 @@ class App:
         if self.scenario_menu.value != name:  # another lesson was opened meanwhile
             return
         s = SCENARIOS[name]
-        self.lesson.value = f"<b>{html.escape(s.title)}</b>: {html.escape(s.explanation)}"
+        if s.steps is None:
+            self.lesson.value = f"<b>{html.escape(s.title)}</b>: {html.escape(s.explanation)}"
+            return
+        self.lesson.value = (
+            f"<b>{html.escape(s.title)}</b><ol class='explorer-steps'>"
+            f"<li><b>Look at</b> {html.escape(s.steps.look)}.</li>"
+            f"<li><b>Now change:</b> {html.escape(s.steps.now)}.</li>"
+            f"<li><details><summary><b>What happened</b></summary>{html.escape(s.explanation)}</details></li></ol>")
 
     # ------------------------------------------------------------------ widgets
     def _observe(self):
@@ -428,8 +455,8 @@ class App:
             return
         try:
             value = control.from_widget(change["new"])
-            if name == "scale" and _snapped(control.widget, self.state["scale"], value):
-                return  # the slider rounding the state's scale to its step: not a change
+            if name == "scale" and _snapped(control.widget, change["old"], value):
+                return  # the page rounding the slider's value to its step (also while a size is set): no change
             if name in ("crop_x", "crop_y"):
                 value = crop_from_centre(self.state["crop"], 1 if name == "crop_x" else 0, value)
             self.set(**{control.key: value})

@@ -33,6 +33,12 @@ class Downloads:
                               layout=W.Layout(width="120px"),
                               tooltip="pixels per inch of a PNG: 100 makes a figure 1600 pixels wide")
         self.dpi.add_class("explorer-export-dpi")
+        self.page = W.Dropdown(options=[("page", "page"), ("slide 16:9", "slide")], value="page",
+                               description="on a", style=style, layout=W.Layout(width="170px"),
+                               tooltip="a page 16 inches wide, or a 13.33 x 7.5 inch slide with 18 pt text")
+        self.page.add_class("explorer-export-page")
+        self.caption = W.Checkbox(value=True, description="caption", indent=False, layout=W.Layout(width="auto"))
+        self.caption.add_class("explorer-export-caption")
         buttons = []
         for name, text, handler in (("figure", "download figure", self.figure),
                                     ("config", "configuration (JSON)", self.config),
@@ -45,7 +51,7 @@ class Downloads:
         self.link.add_class("explorer-export")
         self.text = W.Textarea(layout=W.Layout(width="100%", height="140px", display="none"))
         self.text.add_class("explorer-export-text")
-        self.widget = W.VBox([W.HBox([self.format, self.dpi] + buttons, layout=W.Layout(flex_flow="row wrap")),
+        self.widget = W.VBox([W.HBox([self.format, self.dpi, self.page, self.caption] + buttons, layout=W.Layout(flex_flow="row wrap")),
                               self.link, self.text])
 
     def offer(self, data: bytes, filename: str, what: str):
@@ -60,10 +66,11 @@ class Downloads:
 
     def figure(self, _=None):
         tab, fmt, dpi = self.app.state["tab"], self.format.value, int(self.dpi.value)
-        data = self.app.figure_bytes(tab, fmt=fmt, dpi=dpi)
+        slide = self.page.value == "slide"
+        data = self.app.figure_bytes(tab, fmt=fmt, dpi=dpi, slide=slide, caption=self.caption.value)
         self.text.layout.display = "none"
-        self.offer(data, f"explorer-{tab}" + (f"-{dpi}dpi" if fmt == "png" else "") + f".{fmt}",
-                   f"the {tab} figure")
+        self.offer(data, f"explorer-{tab}" + ("-slide" if slide else "") + (f"-{dpi}dpi" if fmt == "png" else "")
+                   + f".{fmt}", f"the {tab} figure")
 
     def _text(self, text, filename, what):
         self.text.value = text

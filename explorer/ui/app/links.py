@@ -41,6 +41,50 @@ _INTS = ("seed", "length", "sample")
 _BOXES = ("crop", "rect")
 
 
+def write_value(key: str, value) -> str:
+    """``value`` of setting ``key`` as a link writes it (what :func:`read_value` reads back).
+
+    >>> write_value("size", (64, 48)), write_value("modes", ("nearest", "area")), write_value("antialias", True)
+    ('64x48', 'nearest,area', 'true')
+    """
+    if value is None:
+        return "none"
+    if key == "size":
+        return f"{value[0]}x{value[1]}"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (tuple, list)):
+        return ",".join(f"{v:g}" if isinstance(v, float) else str(v) for v in value)
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+def view_query(state) -> tuple[str, list]:
+    """(query string, notes) of a link that opens ``state``: every setting that differs from the defaults,
+    and always how the image is resized (a built-in image otherwise opens at its own suggested scale); a
+    custom image cannot travel in a link (the notes say so).
+
+    >>> view_query(dict(DEFAULTS, size=(64, 48), scale=None, antialias=True))
+    ('size=64x48&antialias=true', [])
+    """
+    from urllib.parse import urlencode
+
+    pairs, notes = [], []
+    for key, default in DEFAULTS.items():
+        value = state[key]
+        if key == "image" and value not in TEST_IMAGES:
+            notes.append("the link opens the photo: an uploaded image cannot travel in a link")
+            continue
+        if key == "scale":
+            if value is not None:
+                pairs.append((key, write_value(key, value)))
+            continue
+        if key == "size" and value is not None or value != default:
+            pairs.append((key, write_value(key, value)))
+    return urlencode(pairs, safe=",x"), notes
+
+
 def read_value(key: str, text: str):
     """The value of setting ``key`` written as ``text``; a ValueError naming both when it cannot be read."""
     text = text.strip()

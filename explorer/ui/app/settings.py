@@ -138,14 +138,16 @@ def dropdown(options, label, width="220px"):
     return make
 
 
-def multi(options, label, width="240px"):
-    """A widget maker: a multiple selection of ``options``."""
+def multi(options, label, width="560px"):
+    """A widget maker: a choice of several ``options``, one toggle button each (a plain click adds or
+    removes one; see :mod:`explorer.ui.app.toggle_list`)."""
     def make(value, state):
         import ipywidgets as W
 
+        from .toggle_list import ToggleList
+
         items = options(state) if callable(options) else options
-        return W.SelectMultiple(options=items, value=tuple(value or ()), rows=len(items), description=label,
-                                style=STYLE, layout=W.Layout(width=width))
+        return ToggleList(items, tuple(value or ()), label, layout=W.Layout(max_width=width, flex_flow="row"))
     return make
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import html
 import time
 
-from ...advisor.pick import CONTENTS, PRIORITIES
+from ...advisor.pick import CONTENTS, PRIORITIES, PRIORITY_LABELS
 from ...conventions.image_resize import MODES
 from ...conventions.mode_names import libraries as library_ids
 from ...engine.threads import blas_threads
@@ -464,7 +464,7 @@ class BackendsTab(Tab):
             self.model.render()
 
     def problems(self, data):
-        return [f"fixes could not be measured: {data.error}"] if data.error is not None else []
+        return []  # a fix that cannot be measured is said in the findings panel, with why
 
 
 @register_tab
@@ -475,7 +475,7 @@ class PickTab(Tab):
     controls = ("content", "priorities", "training", "targets", "frameworks")
     settings = (
         Setting("content", "photo", S.choice(tuple(CONTENTS), "content"), S.dropdown(list(CONTENTS), "content")),
-        Setting("priorities", None, _priorities, S.multi(list(PRIORITIES), "matters (for this content)", "400px"),
+        Setting("priorities", None, _priorities, S.multi([(PRIORITY_LABELS[p], p) for p in PRIORITIES], "matters (for this content)", "560px"),
                 to_widget=lambda v: tuple(v or ()), from_widget=tuple),
         Setting("targets", ("torch",), S.backend_list("targets"), S.tags(S.backend_ids, "targets (where the model runs)"),
                 to_widget=lambda v: tuple(v or ()), from_widget=tuple),
@@ -552,6 +552,8 @@ class PickTab(Tab):
 def fix_code(data) -> str:
     """The code of every measured fix, best first, each under a comment line."""
     blocks = [f"# {k}. {fx.description}\n{fx.code}" for k, fx in enumerate(data.fixes, 1) if fx.code]
+    if not blocks and data.error is not None and not data.nothing_to_fix:
+        return f"# no fix could be measured on this image: {data.error}"
     return "\n\n".join(blocks)
 
 
@@ -573,8 +575,11 @@ def findings_html(data) -> str:
     if data.fixes:
         parts.append("<b>fixes, measured on this image</b><ol>"
                      + "".join(f"<li>{html.escape(str(fx))}</li>" for fx in data.fixes) + "</ol>")
-    if data.error is not None:
-        parts.append(f"<p>fixes could not be measured: {html.escape(str(data.error))}</p>")
+    if data.nothing_to_fix:
+        parts.append(f"<p>nothing to fix: {html.escape(data.mode)} neither fails nor differs here</p>")
+    elif data.error is not None:
+        parts.append(f"<p style='color:#555'>no fix could be measured on this image: "
+                     f"{html.escape(str(data.error))}</p>")
     return "".join(parts)
 
 

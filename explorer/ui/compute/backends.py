@@ -12,6 +12,8 @@ from functools import lru_cache
 import numpy as np
 
 STATUSES = ("ok", "warning", "differs", "error")
+#: the severities of a finding that call for a fix (an "info" finding only explains)
+FIXABLE = ("warning", "differs", "error")
 
 
 USES = {
@@ -104,8 +106,9 @@ class BackendsData:
     mode: str = ""
     findings: list = field(default_factory=list)
     fixes: list = field(default_factory=list)
-    error: object = None
+    error: object = None  # why the fixes could not be measured (said in the panel, not as an app error)
     reasons: dict = field(default_factory=dict)  # (mode, use) -> why the cell is not ok, in one sentence
+    nothing_to_fix: bool = False  # the current mode fails or differs nowhere here: no fix is offered
 
 
 def call_options(mode, align_corners, antialias):
@@ -167,7 +170,9 @@ def compute_backends(modes, backend, *, version=None, device=None, training=True
         data.mode = current
         data.findings = ex.check(mode=current, backend=backend, training=training, version=version,
                                  device=device, align_corners=ac, antialias=aa, opset=opset, **sizes)
-        if image is not None:
+        # fixes only where something fails, differs or warns (a switch offered where everything works is noise)
+        data.nothing_to_fix = not any(f.severity in FIXABLE for f in data.findings)
+        if image is not None and not data.nothing_to_fix:
             x = np.ascontiguousarray(np.moveaxis(image, 2, 0))[None].astype(np.float32)
             kw = {"size": size} if size is not None else {"scale_factor": scale}
             try:

@@ -51,29 +51,46 @@ def wrap(text: str, width_px: float, points: float, dpi: float) -> list[str]:
     return textwrap.wrap(text, chars) or [""]
 
 
-class _Layout:
-    """Where each panel, title, row label and colour bar of a PanelFigure goes, in pixels from the top."""
+#: A 16:9 slide, in inches (PowerPoint's and Keynote's wide format), and its smallest text in points.
+SLIDE_IN = (13.333, 7.5)
+SLIDE_PT = 18.0
 
-    def __init__(self, fig: PanelFigure, stamp: str, dpi: float):
+
+class _Layout:
+    """Where each panel, title, row label and colour bar of a PanelFigure goes, in pixels from the top.
+    ``text_pt``: the size of every text (None: the page sizes); ``rows``: how many rows to place;
+    ``panel_px``: the tallest a panel is zoomed to; ``caption``: whether the caption is placed."""
+
+    def __init__(self, fig: PanelFigure, stamp: str, dpi: float, *, width_in=WIDTH_IN, text_pt=None, rows=None,
+                 panel_px=None, caption=True):
         self.dpi = dpi
-        self.margin, self.gap, self.bar_w = px(14, dpi), px(10, dpi), px(120, dpi)
+        self.sizes = ((TITLE_PT, TEXT_PT, STAMP_PT) if text_pt is None else (text_pt,) * 3)
+        self.title_pt, self.text_pt, self.stamp_pt = self.sizes
+        self.panel_px = PANEL_IN * dpi if panel_px is None else panel_px
+        scale = self.text_pt / TEXT_PT
+        self.margin, self.gap, self.bar_w = px(14, dpi), px(10, dpi), px(120 * scale, dpi)
         n = fig.columns
         widest = max((p.rgb.shape[1] for p in fig.panels.values() if p.rgb is not None), default=1)
-        self.col = max((WIDTH_IN * dpi - 2 * self.margin - self.bar_w - n * self.gap) / n, widest)
+        self.col = max((width_in * dpi - 2 * self.margin - self.bar_w - n * self.gap) / n, widest)
         self.width = round(2 * self.margin + self.bar_w + n * (self.col + self.gap))
         self.items = []  # (kind, x, y, payload)
-        y = self._lines("stamp", stamp, self.margin, self.width - 2 * self.margin, STAMP_PT) + self.gap
-        for i, (label, keys) in enumerate(fig.rows):
+        y = self._lines("stamp", stamp, self.margin, self.width - 2 * self.margin, self.stamp_pt) + self.gap
+        for i, (label, keys) in enumerate(fig.rows[:rows]):
             if label:
-                y = self._lines("row", label, y, self.width, TEXT_PT) + self.gap / 2
-            bottom = max([y] + [self._panel(fig.panels[k], j, y) for j, k in enumerate(keys) if k is not None])
+                y = self._lines("row", label, y, self.width, self.text_pt) + self.gap / 2
+            sizes = [fig.panels[k].rgb.shape[:2] for k in keys if k is not None and fig.panels[k].rgb is not None]
+            rw, rh = (max(w for _, w in sizes), max(h for h, _ in sizes)) if sizes else (1, 1)
+            k = max(1, int(min(self.col // rw, self.panel_px // rh)))  # one zoom for the row, as in the app
+            bottom = max([y] + [self._panel(fig.panels[key], j, y, k) for j, key in enumerate(keys)
+                                if key is not None])
             bar = fig.bars.get(i)
             if bar is not None:
-                height = max(bottom - y, px(120, dpi))
+                height = max(bottom - y, px(120 * scale, dpi))
                 self.items.append(("bar", self.margin + n * (self.col + self.gap), y, (bar, height)))
                 bottom = y + height
             y = bottom + 1.5 * self.gap
-        y = self._lines("caption", fig.caption, y, self.width - 2 * self.margin, TEXT_PT)
+        if caption:
+            y = self._lines("caption", fig.caption, y, self.width - 2 * self.margin, self.text_pt)
         self.height = round(y + self.margin)
 
     def _line(self, points):
@@ -86,32 +103,61 @@ class _Layout:
             y += self._line(points)
         return y
 
-    def _panel(self, panel, j, top) -> float:
-        """Place one panel (its title, then its pixels at the largest whole zoom that fits); returns its bottom."""
+    def _panel(self, panel, j, top, k) -> float:
+        """Place one panel (its title, then its pixels at the row's whole zoom ``k``); returns its bottom."""
         x = self.margin + j * (self.col + self.gap)
-        y = self._lines("title", panel.title, top, self.col, TITLE_PT, x)
+        y = self._lines("title", panel.title, top, self.col, self.title_pt, x)
         if panel.rgb is None:
-            return self._lines("error", panel.error, y, self.col, TEXT_PT, x)
+            return self._lines("error", panel.error, y, self.col, self.text_pt, x)
         h, w = panel.rgb.shape[:2]
-        k = max(1, int(min(self.col // w, PANEL_IN * self.dpi // h)))
         self.items.append(("image", x, y + 2, P.zoom(panel.rgb, k)))
         return y + 2 + h * k
 
 
-def panel_export(fig: PanelFigure, stamp: str, dpi: float = 150) -> Figure:
+def slide_layout(fig: PanelFigure, stamp: str, dpi: float, caption: bool = False) -> _Layout:
+    """The layout of ``fig`` on a 16:9 slide (:data:`SLIDE_IN`) with every text at :data:`SLIDE_PT`: as many of
+    its rows as fit with panels at least an inch tall, each panel at the largest whole zoom that fits."""
+    width, height = (v * dpi for v in SLIDE_IN)
+    for rows in range(len(fig.rows), 0, -1):
+        for panel_in in (3.0, 2.0, 1.0):
+            layout = _Layout(fig, stamp, dpi, width_in=SLIDE_IN[0], text_pt=SLIDE_PT, rows=rows,
+                             panel_px=panel_in * dpi, caption=caption)
+            if layout.height <= height and layout.width <= width + 1:
+                layout.rows = rows
+                return layout
+    layout.rows = 1
+    return layout
+
+
+def panel_export(fig: PanelFigure, stamp: str, dpi: float = 150, *, slide: bool = False,
+                 caption: bool = True) -> Figure:
     """``fig`` as a matplotlib Figure at ``dpi``: every panel at a whole zoom, each row's colour bar with its
-    label, ticks and special colours, ``stamp`` (the settings) on top and the caption below."""
+    label, ticks and special colours, ``stamp`` (the settings) on top and, with ``caption``, the caption below.
+    ``slide``: a 16:9 slide of 13.33 x 7.5 inches, every text 18 pt, the rows that fit (the first ones).
+
+    >>> import numpy as np
+    >>> from explorer.ui.views.panels import PanelFigure, grey_bar, whole_panel
+    >>> fig = PanelFigure("demo", [("inputs", ["a"])], {"a": whole_panel(np.zeros((40, 60, 1)), "a", "grey")},
+    ...                   {0: grey_bar()}, "caption")
+    >>> [float(round(v, 2)) for v in panel_export(fig, "stamp", 100, slide=True).get_size_inches()]
+    [13.33, 7.5]
+    """
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    layout = _Layout(fig, stamp, dpi)
-    W, Hpx = layout.width, layout.height
+    if slide:
+        layout = slide_layout(fig, stamp, dpi, caption)
+        W, Hpx = round(SLIDE_IN[0] * dpi), round(SLIDE_IN[1] * dpi)
+    else:
+        layout = _Layout(fig, stamp, dpi, caption=caption)
+        W, Hpx = layout.width, layout.height
     from matplotlib.figure import Figure
 
+    title_pt, text_pt, stamp_pt = layout.sizes
     out = Figure(figsize=(W / dpi, Hpx / dpi), dpi=dpi)
     FigureCanvasAgg(out)
-    styles = {"stamp": {"fontsize": STAMP_PT, "weight": "bold"}, "row": {"fontsize": TEXT_PT, "color": "#555555"},
-              "title": {"fontsize": TITLE_PT}, "error": {"fontsize": TEXT_PT, "color": "#b00000"},
-              "caption": {"fontsize": TEXT_PT, "color": "#333333"}}
+    styles = {"stamp": {"fontsize": stamp_pt, "weight": "bold"}, "row": {"fontsize": text_pt, "color": "#555555"},
+              "title": {"fontsize": title_pt}, "error": {"fontsize": text_pt, "color": "#b00000"},
+              "caption": {"fontsize": text_pt, "color": "#333333"}}
     for kind, x, y, payload in layout.items:
         if kind == "image":
             out.figimage(payload, xo=round(x), yo=round(Hpx - y - payload.shape[0]), origin="upper")
@@ -126,30 +172,39 @@ def _colour_bar(out, bar, x, y, height, layout):
     from matplotlib.cm import ScalarMappable
     from matplotlib.colors import Normalize
 
-    dpi, W, Hpx = layout.dpi, layout.width, layout.height
-    lines = wrap(bar.label, layout.bar_w, TEXT_PT, dpi)
+    dpi = layout.dpi
+    W, Hpx = out.get_size_inches() * dpi
+    pt = layout.text_pt
+    lines = wrap(bar.label, layout.bar_w, pt, dpi)
     for i, text in enumerate(lines):
-        out.text(x / W, 1 - (y + i * px(TEXT_PT, dpi) * 1.35) / Hpx, text, fontsize=TEXT_PT, va="top")
-    top = y + len(lines) * px(TEXT_PT, dpi) * 1.35 + px(TEXT_PT, dpi)  # room for the top tick label
-    line = px(TEXT_PT, dpi) * 1.35
+        out.text(x / W, 1 - (y + i * px(pt, dpi) * 1.35) / Hpx, text, fontsize=pt, va="top")
+    top = y + len(lines) * px(pt, dpi) * 1.35 + px(pt, dpi)  # room for the top tick label
+    line = px(pt, dpi) * 1.35
     marks_h = len(bar.marks) * line + (line if bar.marks else 0)
     strip_h = max(height - (top - y) - marks_h, px(60, dpi))
     cax = out.add_axes((x / W, 1 - (top + strip_h) / Hpx, px(12, dpi) / W, strip_h / Hpx))
     mappable = ScalarMappable(Normalize(bar.lo, bar.hi), P.CMAPS[bar.scale])
     cb = out.colorbar(mappable, cax=cax, ticks=[bar.lo, (bar.lo + bar.hi) / 2, bar.hi])
-    cb.ax.tick_params(labelsize=TEXT_PT)
+    cb.ax.tick_params(labelsize=pt)
     for i, (colour, text) in enumerate(bar.marks):
         ty = top + strip_h + line + i * line  # below the lowest tick label
-        out.text(x / W, 1 - ty / Hpx, "■", color=colour, fontsize=TEXT_PT, va="top")
-        out.text((x + px(TEXT_PT, dpi)) / W, 1 - ty / Hpx, text, fontsize=TEXT_PT, va="top")
+        out.text(x / W, 1 - ty / Hpx, "■", color=colour, fontsize=pt, va="top")
+        out.text((x + px(pt, dpi)) / W, 1 - ty / Hpx, text, fontsize=pt, va="top")
 
 
-def frame_figure(fig: Figure, stamp: str, caption: str) -> Figure:
+def frame_figure(fig: Figure, stamp: str, caption: str, slide: bool = False) -> Figure:
     """A matplotlib figure made at least :data:`WIDTH_IN` wide (in proportion) and taller to hold ``stamp``
-    above and ``caption`` below its content (every axes and figure text is moved, not redrawn)."""
+    above and ``caption`` below its content (every axes and figure text is moved, not redrawn); ``slide``:
+    made 16:9 (:data:`SLIDE_IN`, landscape) with the stamp and caption inside."""
     dpi = fig.dpi
     w, h = fig.get_size_inches()
-    if w < WIDTH_IN:  # as wide as the panel figures: 1600 px at 100 dpi
+    if slide:
+        line = px(TEXT_PT, dpi) * 1.35 / dpi
+        lines = (len(wrap(stamp, SLIDE_IN[0] * dpi, STAMP_PT, dpi)) + 1.5
+                 + (len(wrap(caption, SLIDE_IN[0] * dpi, TEXT_PT, dpi)) if caption else 0))  # as placed below
+        w, h = SLIDE_IN[0], SLIDE_IN[1] - lines * line
+        fig.set_size_inches(w, h)
+    elif w < WIDTH_IN:  # as wide as the panel figures: 1600 px at 100 dpi
         w, h = WIDTH_IN, h * WIDTH_IN / w
         fig.set_size_inches(w, h)
     line = px(TEXT_PT, dpi) * 1.35 / dpi

@@ -1,7 +1,7 @@
 """Gradients: what flows back to the input, for an upstream gradient of your choice, per mode.
 
-Rows: the upstream gradient dL/dy (output space), the gradient with respect to the input dL/dx = Wᵀ g, a zoom
-on it, and a zoom on the *coverage* Wᵀ 1 (how much each input pixel feeds the output).  Input pixels with
+Rows: the gradient with respect to the input dL/dx = Wᵀ g, a zoom on it, a zoom on the *coverage* Wᵀ 1 (how
+much each input pixel feeds the output), and the upstream gradient dL/dy it came from (output space).  Input pixels with
 zero coverage never receive any gradient (red): nearest downsampling leaves most pixels dead, bilinear
 downsampling without antialias skips whole rows and columns, and nearest upsampling by a non-integer factor
 gives a checkerboard of 1s and 2s.
@@ -42,18 +42,21 @@ def gradients_panels(data: GradientsData) -> PanelFigure:
     """The Gradients figure: one column per mode, the four rows of :data:`ROWS`, one scale per row."""
     labels = tuple(data.results)
     image_hw = data.image.shape[:2]
-    shapes = [(max(r.upstream.shape[0], image_hw[0]), max(r.upstream.shape[1], image_hw[1]))
-              if isinstance(r, GradientResult) else image_hw for r in data.results.values()]
-    columns = column_limits(shapes)
+    # the upstream row is in output space, the other rows in input space: each is laid out on its own arrays
+    # (an upsampled output too wide for 1:1 must not turn the input-space rows into overviews: a 2 x 2
+    # average of a period-2 checkerboard is flat)
+    outputs = column_limits([r.upstream.shape[:2] if isinstance(r, GradientResult) else image_hw
+                             for r in data.results.values()])
+    inputs = column_limits([image_hw] * len(labels))
     box = data.crop
     panels = {}
-    for (label, r), limits in zip(data.results.items(), columns):
+    for (label, r), out_limits, in_limits in zip(data.results.items(), outputs, inputs):
         if not isinstance(r, GradientResult):
             panels[f"upstream:{label}"] = error_panel(f"{label}: not available", r)
             for name in ROWS[1:]:
                 panels[f"{name}:{label}"] = error_panel("", "")
             continue
-        _mode_panels(panels, label, r, box, limits, data.image.shape)
+        _mode_panels(panels, label, r, box, (out_limits, in_limits), data.image.shape)
     limits_of = {}
     for name, scale in (("upstream", "signed"), ("grad", "signed"), ("coverage_zoom", "coverage")):
         shown = [panels[f"{n}:{m}"] for m in labels for n in ((name, "grad_zoom") if name == "grad" else (name,))]
@@ -64,25 +67,28 @@ def gradients_panels(data: GradientsData) -> PanelFigure:
         for p in shown:
             recolour(p, limit)
     lu, lg, lc = limits_of["upstream"], limits_of["grad"], limits_of["coverage_zoom"]
-    bars = {0: ColourBar("signed", -lu, lu, "dL/dy, upstream gradient (per output pixel)"),
+    # dL/dx first: what a lesson talks about is on the first screen; the upstream gradient (often all ones) last
+    bars = {0: ColourBar("signed", -lg, lg, "dL/dx = Wᵀ g (per input pixel)"),
             1: ColourBar("signed", -lg, lg, "dL/dx = Wᵀ g (per input pixel)"),
-            2: ColourBar("signed", -lg, lg, "dL/dx = Wᵀ g (per input pixel)"),
-            3: ColourBar("coverage", 0.0, lc, "coverage Wᵀ 1: total weight an input pixel gives",
-                         ((S.DEAD, "0: dead, no gradient"),))}
-    rows = [("upstream gradient dL/dy, output space", [f"upstream:{m}" for m in labels]),
-            ("gradient with respect to the input, dL/dx", [f"grad:{m}" for m in labels]),
+            2: ColourBar("coverage", 0.0, lc, "coverage Wᵀ 1: total weight an input pixel gives",
+                         ((S.DEAD, "0: dead, no gradient"),)),
+            3: ColourBar("signed", -lu, lu, "dL/dy, upstream gradient (per output pixel)")}
+    rows = [("gradient with respect to the input, dL/dx", [f"grad:{m}" for m in labels]),
             ("zoom on dL/dx in the orange box: every pixel", [f"grad_zoom:{m}" for m in labels]),
             ("zoom on the coverage in the box: red pixels never receive a gradient",
-             [f"coverage_zoom:{m}" for m in labels])]
-    return PanelFigure("gradients", rows, panels, bars, gradients_caption(data), [c[1] for c in columns])
+             [f"coverage_zoom:{m}" for m in labels]),
+            ("upstream gradient dL/dy, output space", [f"upstream:{m}" for m in labels])]
+    widths = [max(o[1], i[1]) for o, i in zip(outputs, inputs)]
+    return PanelFigure("gradients", rows, panels, bars, gradients_caption(data), widths)
 
 
-def _mode_panels(panels, label, r, box, limits, image_shape):
+def _mode_panels(panels, label, r, box, limits_of_spaces, image_shape):
     H, W = image_shape[:2]
     up = r.upstream
     mark = " *" if r.notes else ""
+    out_limits, limits = limits_of_spaces
     panels[f"upstream:{label}"] = whole_panel(up, f"{label}{mark}: {up.shape[0]}×{up.shape[1]}", "signed",
-                                              limits=limits, mean_channels=True)
+                                              limits=out_limits, mean_channels=True)
     grad = S.channel_mean(r.grad)
     lo, hi = float(grad.min()), float(grad.max())
     panels[f"grad:{label}"] = whole_panel(grad, f"{label}: range [{lo:.3g}, {hi:.3g}]", "signed",
@@ -96,10 +102,10 @@ def _mode_panels(panels, label, r, box, limits, image_shape):
 def gradients_caption(data: GradientsData) -> str:
     """What the Gradients figure shows, in words, with the dead-pixel counts and every number of a title."""
     H, W = data.image.shape[:2]
-    text = (f"Upstream gradient = {data.upstream}: {UPSTREAMS[data.upstream]}.  Rows: the upstream gradient "
-            "dL/dy (height × width of the output), the gradient with respect to the input dL/dx = Wᵀ g (range: "
-            "its smallest and largest value), a zoom on it in the orange box, and a zoom on the coverage Wᵀ 1 "
-            "(how much each input pixel feeds the output).  dead: the share of all input pixels whose coverage "
+    text = (f"Upstream gradient = {data.upstream}: {UPSTREAMS[data.upstream]}.  Rows: the gradient with "
+            "respect to the input dL/dx = Wᵀ g (range: its smallest and largest value), a zoom on it in the "
+            "orange box, a zoom on the coverage Wᵀ 1 (how much each input pixel feeds the output), and the "
+            "upstream gradient dL/dy (height × width of the output).  dead: the share of all input pixels whose coverage "
             "is 0, red: they never receive any gradient; variation: the standard deviation of the coverage over "
             "the other pixels divided by its mean (0: every pixel weighs the same; stripes and checkerboards "
             "show as variation).  Every row is on one scale (mean over channels).")

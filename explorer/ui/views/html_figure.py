@@ -24,35 +24,47 @@ from collections import OrderedDict
 from . import pixels as P
 from .panels import BAR_COLUMN, GAP, ColourBar, Panel, PanelFigure
 
-#: Text sizes of the page, in CSS pixels (12 at the least, as on a slide).
+#: Text sizes of the page, in CSS pixels, at the least (a laptop's window); the figure's text grows with the
+#: window's width up to :data:`PROJECTOR_PX` (18 px and more on a 1920-pixel projector), the controls' less.
 TITLE_PX, TEXT_PX = 14, 13
+PROJECTOR_PX = 24
+FIGURE_TITLE = f"clamp({TITLE_PX}px, 1vw, {PROJECTOR_PX}px)"
+FIGURE_TEXT = f"clamp({TEXT_PX}px, 0.95vw, {PROJECTOR_PX}px)"
+CONTROL_TEXT = f"clamp({TEXT_PX}px, 0.8vw, 17px)"
 #: The tallest a panel may be zoomed to, as a share of the window's height.
 ZOOM_HEIGHT = "60vh"
 
 STYLE = f"""
-.explorer-root {{ font-size: {TEXT_PX}px; }}
+.explorer-root {{ font-size: {CONTROL_TEXT}; }}
 .explorer-root .widget-label, .explorer-root .widget-inline-hbox .widget-label,
 .explorer-root .widget-html-content, .explorer-root select, .explorer-root input,
-.explorer-root button, .explorer-root .lm-TabBar-tab {{ font-size: {TEXT_PX}px; }}
-.xf-figure {{ width: 100%; overflow-x: auto; }}
+.explorer-root button, .explorer-root .lm-TabBar-tab {{ font-size: {CONTROL_TEXT}; }}
+.explorer-root .xf-toggle-list .widget-toggle-button.mod-active {{ background: #1f5fa0; color: #fff; }}
+.explorer-root .xf-toggle-list .widget-toggle-button {{ margin: 1px; padding: 0 8px; }}
+.explorer-root .xf-toggle-label {{ min-width: 0; margin-right: 4px; }}
+.explorer-scenario-text .widget-html-content {{ font-size: {FIGURE_TEXT}; line-height: 1.35; }}
+.explorer-steps {{ margin: 2px 0; padding-left: 1.4em; }}
+.explorer-steps details summary {{ cursor: pointer; }}
+.xf-figure, .xf-grid {{ width: 100%; overflow-x: auto; container-type: inline-size; }}
 .xf-grid {{ display: grid; gap: {GAP}px {GAP}px; align-items: start; width: 100%; }}
 .xf-part, .xf-part > .widget-html-content {{ display: contents; }}
 .xf-part > .widget-label {{ display: none; }}
-.xf-row {{ grid-column: 1 / -1; font-size: {TEXT_PX}px; color: #555; border-bottom: 1px solid #ddd;
+.xf-row {{ grid-column: 1 / -1; font-size: {FIGURE_TEXT}; color: #444; border-bottom: 1px solid #ddd;
            margin-top: 4px; }}
-.xf-cell {{ container-type: inline-size; min-width: 0; }}
-.xf-title {{ font-size: {TITLE_PX}px; line-height: 1.3; overflow-wrap: anywhere; margin-bottom: 3px; }}
-.xf-error {{ color: #b00000; font-size: {TEXT_PX}px; overflow-wrap: anywhere; }}
+.xf-cell {{ min-width: 0; }}
+.xf-title {{ font-size: {FIGURE_TITLE}; line-height: 1.3; overflow-wrap: anywhere; margin-bottom: 3px; }}
+.xf-error {{ color: #b00000; font-size: {FIGURE_TEXT}; overflow-wrap: anywhere; }}
 .xf-cell img {{ image-rendering: pixelated; max-width: none !important; height: auto; display: block; }}
-.xf-bar {{ font-size: {TEXT_PX}px; align-self: center; }}
+.xf-bar {{ font-size: {FIGURE_TEXT}; align-self: center; overflow-wrap: anywhere; }}
 .xf-bar-body {{ display: flex; gap: 4px; align-items: stretch; }}
 .xf-bar-body img {{ width: 16px; height: 160px; image-rendering: pixelated; display: block; }}
 .xf-ticks {{ display: flex; flex-direction: column; justify-content: space-between; }}
 .xf-mark {{ display: inline-block; width: 11px; height: 11px; margin-right: 4px; vertical-align: -1px; }}
 .xf-svg svg {{ width: 100%; height: auto; display: block; }}
-.xf-table {{ border-collapse: separate; border-spacing: 2px; font-size: {TEXT_PX}px; }}
+.xf-table {{ border-collapse: separate; border-spacing: 2px; font-size: {FIGURE_TEXT}; }}
 .xf-table th, .xf-table td {{ padding: 3px 8px; }}
-.explorer-caption {{ font-size: {TEXT_PX}px; color: #333; }}
+.xf-table small {{ font-size: max({TEXT_PX - 1}px, 0.85em); }}
+.explorer-caption {{ font-size: {FIGURE_TEXT}; color: #333; }}
 .explorer-busy-mark {{ color: #8a6d00; min-height: 18px; }}
 .explorer-busy .explorer-figure {{ opacity: 0.55; transition: opacity 0.1s; }}
 """
@@ -83,20 +95,36 @@ class Base64Cache:
 _URLS = Base64Cache()
 
 
-def zoom_width(width: int, height: int) -> str:
-    """CSS width of an image ``width`` x ``height`` pixels: the largest whole multiple of its width that fits
-    its cell and :data:`ZOOM_HEIGHT`, never less than 1:1."""
-    tallest = f"calc({ZOOM_HEIGHT} * {width / max(height, 1):.6f})"
-    return f"max({width}px, round(down, min(100cqw, {tallest}), {width}px))"
+def zoom_width(width: int, height: int, row: tuple | None = None, columns: int = 1) -> str:
+    """CSS width of an image ``width`` x ``height`` pixels, at the zoom of its ``row``: the largest whole zoom
+    at which the row's largest panel, ``row`` = (width, height), fits one of the figure's ``columns`` cells
+    and :data:`ZOOM_HEIGHT`; every panel of a row takes that one zoom (an output is never drawn larger than
+    the input it was shrunk from), never less than 1:1.  ``100cqw`` is the figure's width (its container)."""
+    rw, rh = row or (width, height)
+    cell = f"calc((100cqw - {BAR_COLUMN + GAP * columns}px) / {max(columns, 1)})"
+    tallest = f"calc({ZOOM_HEIGHT} * {rw / max(rh, 1):.6f})"
+    zoomed = f"round(down, min({cell}, {tallest}), {rw}px)"  # k x the row's widest, k whole
+    if rw == width:
+        return f"max({width}px, {zoomed})"
+    return f"max({width}px, round(nearest, calc({zoomed} * {width / rw:.9f}), 1px))"
 
 
-def panel_html(panel: Panel, key: str = "") -> str:
+def panel_html(panel: Panel, key: str = "", row: tuple | None = None, columns: int = 1) -> str:
     title = f"<div class='xf-title'>{H.escape(panel.title)}</div>"
     if panel.rgb is None:
         return f"<div class='xf-cell'>{title}<div class='xf-error'>{H.escape(panel.error)}</div></div>"
     h, w = panel.rgb.shape[:2]
     return (f"<div class='xf-cell'>{title}<img data-key='{H.escape(key)}' alt='{H.escape(panel.title)}' "
-            f"width='{w}' height='{h}' style='width:{zoom_width(w, h)}' src='{_URLS.url(panel.rgb)}'></div>")
+            f"width='{w}' height='{h}' style='width:{zoom_width(w, h, row, columns)}' "
+            f"src='{_URLS.url(panel.rgb)}'></div>")
+
+
+def row_extent(fig: PanelFigure, keys) -> tuple[int, int] | None:
+    """(width, height) of the largest panel of a row: the panel whose whole zoom sets the row's zoom."""
+    sizes = [fig.panels[k].rgb.shape[:2] for k in keys if k is not None and fig.panels[k].rgb is not None]
+    if not sizes:
+        return None
+    return max(w for _, w in sizes), max(h for h, _ in sizes)
 
 
 def bar_html(bar: ColourBar) -> str:
@@ -118,9 +146,10 @@ def _cells(fig: PanelFigure):
         row = 2 * i + 1
         if label:
             yield None, row, "1 / -1", f"<div class='xf-row'>{H.escape(label)}</div>"
+        extent = row_extent(fig, keys)
         for j, key in enumerate(keys):
             if key is not None:
-                yield key, row + 1, j + 1, panel_html(fig.panels[key], key)
+                yield key, row + 1, j + 1, panel_html(fig.panels[key], key, extent, n)
         bar = fig.bars.get(i)
         if bar is not None:
             yield None, row + 1, n + 1, bar_html(bar)

@@ -101,7 +101,7 @@ def _difference(label, out, ref, limits, shown):
 def modes_caption(data: ModesData) -> str:
     """What the Modes figure shows, every number in its titles included."""
     text = ("Top: the input and each mode's output, height × width in pixels, every pixel a square of whole "
-            "screen pixels (grey images: orange above 1 and blue below 0 is overshoot).  Middle: the pixels "
+            "screen pixels (grey images: orange above 1.02 and blue below −0.02 is overshoot).  Middle: the pixels "
             "inside the orange box, zoomed by a whole factor; move the box with the zoom sliders.  Bottom: each "
             f"output minus the reference ({data.reference}), mean over channels, on one signed scale; rms is "
             "the root mean square of that difference over all pixels, in pixel values (0 to 1).  A panel "

@@ -133,7 +133,9 @@ def colour_scale_of(image: np.ndarray) -> str | None:
 
 
 def grey_bar(label="pixel value (0 black, 1 white)") -> ColourBar:
-    return ColourBar("grey", 0.0, 1.0, label, (("#ff7f0e", "above 1 (overshoot)"), ("#1f77b4", "below 0")))
+    mark = P.OVERSHOOT_MARK
+    return ColourBar("grey", 0.0, 1.0, label, (("#ff7f0e", f"above {1 + mark:g} (overshoot)"),
+                                               ("#1f77b4", f"below {-mark:g}")))
 
 
 # ------------------------------------------------------------------------------------------------ panels

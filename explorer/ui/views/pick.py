@@ -2,7 +2,8 @@
 
 Left: each candidate's score, split into what each criterion contributes (criteria that matter are weighted
 1, the others 0.2); excluded candidates are grey with the reason.  Right: the goodness of every candidate
-on every criterion (0 red to 1 green, with its colour bar), with the measured figure in the cell.
+on every criterion: the number in each cell is the goodness its colour shows (0 dark blue to 1 yellow, cividis:
+readable under the common colour-vision deficiencies and in grey), the measured figure it comes from under it.
 
 >>> from explorer.images import zone_plate
 >>> from explorer.advisor.pick import pick
@@ -24,7 +25,7 @@ import numpy as np
 from matplotlib import colormaps
 from matplotlib.collections import PolyCollection
 
-from ...advisor.pick import OTHER_WEIGHT, PRIORITIES, Pick
+from ...advisor.pick import OTHER_WEIGHT, PRIORITIES, PRIORITY_LABELS, Pick
 from . import style as S
 
 CRITERIA = tuple(PRIORITIES)
@@ -32,7 +33,9 @@ FIGURE_OF = {"no_aliasing": ("aliasing", "{:.2f}"), "sharpness": ("sharpness", "
              "no_overshoot": ("overshoot", "{:.1%}"), "exact_gradients": ("coverage", "{:.0%}"),
              "alignment": ("misalignment", "{:.2f}px"), "speed": ("taps", "{:.0f}")}
 COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"]
-GOODNESS = colormaps["RdYlGn"]
+#: the goodness colours: lightness rises monotonically from 0 to 1, so no two goodness values look alike under
+#: deuteranopia or protanopia (red-yellow-green gave the best and the worst cell the same olive)
+GOODNESS = colormaps["cividis"]
 TEXT_PT = 10
 
 
@@ -43,6 +46,17 @@ def weights(result: Pick) -> dict:
     if not result.training and "exact_gradients" not in result.priorities:
         w["exact_gradients"] = 0.0
     return w
+
+
+def label(criterion: str) -> str:
+    """A criterion as the screen names it: ``label("no_aliasing") == "little aliasing"``."""
+    return PRIORITY_LABELS.get(criterion, criterion.replace("_", " "))
+
+
+def ink(rgba) -> str:
+    """Black or white text, whichever reads on a cell of colour ``rgba``."""
+    r, g, b = (float(v) for v in rgba[:3])
+    return "#000000" if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.45 else "#ffffff"
 
 
 def _hex(rgba) -> str:
@@ -56,14 +70,14 @@ def pick_html(result: Pick) -> str:
     total = sum(w.values())
     legend = " &nbsp; ".join(
         f"<span style='color:{COLOURS[k]};font-weight:{'bold' if c in result.priorities else 'normal'}'>"
-        f"■ {c.replace('_', ' ')} (×{w[c]:g})</span>" for k, c in enumerate(CRITERIA))
+        f"■ {label(c)} (×{w[c]:g})</span>" for k, c in enumerate(CRITERIA))
     scale = "".join(f"<span style='display:inline-block;width:14px;height:12px;background:{_hex(GOODNESS(v))}'>"
                     f"</span>" for v in np.linspace(0, 1, 11))
-    head = "".join(f"<th>{c.replace('_', ' ')}<br><span style='font-weight:normal'>{FIGURE_OF[c][0]}</span></th>"
-                   for c in CRITERIA)
+    head = "".join(f"<th>{label(c)}</th>" for c in CRITERIA)
     rows = [_candidate_row(cand, result, w, total) for cand in result.ranking]
     return (f"<div class='xf-figure'><div>score bar, weighted mean of the goodness (bold: what matters): "
-            f"{legend}</div><div>goodness: 0 (worst) {scale} 1 (best)</div>"
+            f"{legend}</div><div>goodness, the number in each cell: 0 (worst) {scale} 1 (best); under it the "
+            f"measured figure it comes from</div>"
             f"<table class='xf-table' style='width:100%'><tr><th>mode</th><th>score</th>{head}</tr>"
             f"{''.join(rows)}</table></div>")
 
@@ -84,8 +98,10 @@ def _candidate_row(cand, result, w, total) -> str:
         if c in cand.goodness:
             name_, fmt = FIGURE_OF[c]
             g = cand.goodness[c]
-            cells.append(f"<td style='background:{_hex(GOODNESS(g))};text-align:center' title='goodness {g:.2f}'>"
-                         f"{fmt.format(cand.figures[name_])}</td>")
+            colour = GOODNESS(g)
+            cells.append(f"<td class='xf-goodness' style='background:{_hex(colour)};color:{ink(colour)};"
+                         f"text-align:center'><b>{g:.2f}</b><br><small>{name_} "
+                         f"{fmt.format(cand.figures[name_])}</small></td>")
         else:
             cells.append("<td></td>")
     return f"<tr><td style='white-space:nowrap'>{name}</td><td>{bar}</td>{''.join(cells)}</tr>"
@@ -120,7 +136,7 @@ class PickView:
         self.scores = [ax.text(0.0, i, "", va="center", fontsize=TEXT_PT) for i in range(count)]
         self.excluded = [ax.text(0.02, i, "", va="center", fontsize=TEXT_PT, color="#555555") for i in range(count)]
         self.images = {"goodness": axh.imshow(np.zeros((count, n)), cmap=GOODNESS, vmin=0, vmax=1, aspect="auto")}
-        axh.set_xticks(range(n), [c.replace("_", " ") for c in CRITERIA], fontsize=TEXT_PT)
+        axh.set_xticks(range(n), [label(c) for c in CRITERIA], fontsize=TEXT_PT)
         axh.xaxis.tick_top()
         axh.set_yticks([])
         axh.tick_params(length=0)
@@ -132,7 +148,7 @@ class PickView:
         ax.set_title("score: weighted mean of the goodness", fontsize=TEXT_PT, y=1.0, pad=4)
         self.legend, x = [], 0.16
         for k, c in enumerate(CRITERIA):
-            self.legend.append(fig.text(x, 1 - 0.25 / height, "■ " + c.replace("_", " "), fontsize=TEXT_PT,
+            self.legend.append(fig.text(x, 1 - 0.25 / height, "■ " + label(c), fontsize=TEXT_PT,
                                         color=COLOURS[k], va="top"))
             x += 0.0072 * (len(c) + 5)
         self.axes = {"score": ax, "goodness": axh, "bar": cax}
@@ -168,9 +184,11 @@ class PickView:
         for j, c in enumerate(CRITERIA):
             if c in cand.goodness:
                 goodness[i, j] = cand.goodness[c]
-            if self.cells:
-                name, fmt = FIGURE_OF[c]
-                self.cells[i][j].set_text(fmt.format(cand.figures[name]) if c in cand.goodness else "")
+            if self.cells:  # the goodness the colour shows, black or white to read on it
+                g = cand.goodness.get(c)
+                self.cells[i][j].set_text("" if g is None else f"{g:.2f}")
+                if g is not None:
+                    self.cells[i][j].set_color(ink(GOODNESS(g)))
 
 
 def pick_rows(result: Pick) -> list:

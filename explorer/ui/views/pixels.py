@@ -3,14 +3,15 @@
 Every image panel of the explorer is an array mapped through one of three colour scales and encoded as a
 PNG here, without matplotlib (about 1-2 ms for 128 x 128), then shown at an integer zoom:
 
-* ``grey``: image values, 0 black to 1 white; above 1 orange, below 0 blue (overshoot), NaN white.
-  Colour images are shown as they are, clipped to [0, 1];
+* ``grey``: image values, 0 black to 1 white; more than :data:`OVERSHOOT_MARK` above 1 orange, below 0 blue
+  (overshoot), NaN white; a smaller overshoot is drawn as black or white (one faint ring of -0.01 under a
+  marker colour would look like the artefact it is not).  Colour images are shown as they are, clipped to [0, 1];
 * ``signed``: a signed quantity on a symmetric scale [-limit, limit], blue - white - red;
 * ``coverage``: a non-negative quantity 0..vmax (viridis), exactly 0 in red (no gradient arrives).
 
 >>> import numpy as np
->>> grey_rgb(np.array([[0.0, 1.0, 1.5, -0.2]]))[0].tolist()
-[[0, 0, 0], [255, 255, 255], [255, 127, 14], [31, 119, 180]]
+>>> grey_rgb(np.array([[0.0, 1.0, 1.5, -0.2, -0.01]]))[0].tolist()
+[[0, 0, 0], [255, 255, 255], [255, 127, 14], [31, 119, 180], [0, 0, 0]]
 >>> block_mean(np.arange(16, dtype=np.float32).reshape(4, 4), 2).tolist()
 [[2.5, 4.5], [10.5, 12.5]]
 >>> png(np.zeros((2, 3, 3), np.uint8))[:8]
@@ -27,6 +28,8 @@ import numpy as np
 from ...limits import APP_BAND_BYTES
 from . import style as S
 
+#: how far past [0, 1] a grey value must lie to be painted in an overshoot colour (5 of 255 grey levels)
+OVERSHOOT_MARK = 0.02
 #: zlib level of live panels: 1 makes a photo ~40% smaller than stored for ~3 ms per 256 x 256
 PNG_LEVEL = 1
 
@@ -67,8 +70,8 @@ def grey_rgb(a: np.ndarray) -> np.ndarray:
     if a.ndim == 3:
         a = a[:, :, 0]
     out = table("grey")[_index(np.nan_to_num(a, nan=0.0))]
-    out[a > 1.0] = OVER_RGB
-    out[a < 0.0] = UNDER_RGB
+    out[a > 1.0 + OVERSHOOT_MARK] = OVER_RGB
+    out[a < -OVERSHOOT_MARK] = UNDER_RGB
     out[np.isnan(a)] = BAD_RGB
     return out
 
