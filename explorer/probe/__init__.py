@@ -1,7 +1,7 @@
 """The probe: a measured compatibility matrix of resize configurations on every runtime release installable here.
 
 ``python -m explorer.probe [--runtime NAME ...] [--release V ...] [--current] [--cases SUBSET ...] [--jobs N]
-[--venvs /work/venvs] [--out DIR] [--python PY]`` runs every case of :mod:`explorer.probe.cases` on each
+[--venvs DIR] [--out DIR] [--python PY]`` runs every case of :mod:`explorer.probe.cases` on each
 chosen runtime release, each release in its own virtualenv (``VENVS/probe-<runtime>-<release>``, created
 with ``python3 -m venv`` and pip, reused while its install commands stay the same), compares every output
 with the explorer's computation of the same node (:mod:`explorer.probe.compare`) and writes one file per

@@ -24,7 +24,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--current", action="store_true", help="only each runtime's current release (the CI subset)")
     p.add_argument("--cases", action="append", metavar="SUBSET", help="a case group or id prefix (repeatable)")
     p.add_argument("--jobs", type=int, default=1, help="releases probed at once (default 1; at most 2 here)")
-    p.add_argument("--venvs", default="/work/venvs", help="where the per-release virtualenvs live")
+    p.add_argument("--venvs", default=None,
+                   help="where the per-release virtualenvs live (default: $EXPLORER_PROBE_VENVS, else "
+                        "~/.cache/interpolation-explorer/probe-venvs)")
     p.add_argument("--out", default=str(matrix_io.DATA), help="the matrix folder to write")
     p.add_argument("--python", help="run the cells with this python instead of a venv per release")
     p.add_argument("--cell-timeout", type=float, default=DEFAULT_CELL_TIMEOUT, help="seconds per cell")

@@ -204,9 +204,18 @@ def probe_release(adapter_path: str, release: str, prepared, work: str, venvs: s
     return record
 
 
-def probe(runtimes=None, releases=None, current_only=False, subset=None, jobs=1, venvs="/work/venvs",
+def default_venvs() -> str:
+    """Where the per-release virtualenvs live: ``$EXPLORER_PROBE_VENVS``, else the user's cache folder."""
+    return os.environ.get("EXPLORER_PROBE_VENVS") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+        "interpolation-explorer", "probe-venvs")
+
+
+def probe(runtimes=None, releases=None, current_only=False, subset=None, jobs=1, venvs=None,
           data=matrix_io.DATA, python=None, cell_timeout=DEFAULT_CELL_TIMEOUT, command="", log=print) -> list[dict]:
-    """Probe the chosen runtimes' releases (all adapters and all their releases by default)."""
+    """Probe the chosen runtimes' releases (all adapters and all their releases by default); the per-release
+    virtualenvs live in ``venvs`` (:func:`default_venvs` when None)."""
+    venvs = venvs or default_venvs()
     paths = adapter_paths()
     chosen = list(paths) if not runtimes else list(runtimes)
     unknown = [r for r in chosen if r not in paths]

@@ -70,3 +70,16 @@ def test_load_queries_by_runtime_release_and_case():
 def test_the_docs_page_is_rendered_from_the_committed_data():
     page = DATA.parents[2].parent / "docs" / "compatibility-matrix.md"
     assert page.read_text() == matrix.render_docs(matrix.load()), "rewrite it: python -m explorer.probe --render"
+
+
+def test_no_matrix_file_names_a_folder_of_the_machine_that_measured_it():
+    """Texts are kept as the runtime printed them, but the places of the measuring machine's checkout, venvs and
+    home are replaced (``<cases>``, ``<work>``, ``PYTHON`` ...): a committed file reads the same from any clone."""
+    import re
+    from pathlib import Path
+
+    found = []
+    for path in sorted(Path(matrix.DATA).glob("*.json")):
+        text = path.read_text(encoding="utf-8")
+        found += [f"{path.name}: {m.group(0)}" for m in re.finditer(r"/(?:work|home|root|Users)/[^\"' ]{0,60}", text)]
+    assert not found, found[:10]
