@@ -19,10 +19,8 @@ True
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field, replace
 
-from .matrix_data import DATA, Matrix, MatrixCell, read_json, version_key
 from .measured import AGREES, ONNX_RUNTIMES, committed_matrix
 
 #: the matrix runtimes whose one-node ONNX Resize models were measured (the runtime ids the text names)
@@ -83,22 +81,6 @@ class Inferred:
     def to_dict(self) -> dict:
         return {"runtime": self.runtime, "release": self.release, "op": self.op, "attributes": dict(self.attributes),
                 "configurations": [c.to_dict() for c in self.configurations], "message": self.message}
-
-
-@functools.cache
-def newest_release(runtime: str, data=DATA) -> Matrix:
-    """The matrix of ``runtime``'s newest committed release alone (its file and ``cases.json``; a paste waits
-    for two files, not the whole matrix)."""
-    from pathlib import Path
-    paths = {p.stem[len(runtime) + 1:]: p for p in Path(data).glob(f"{runtime}-[0-9]*.json")}
-    if not paths:
-        return Matrix([], {}, {}, [])
-    record = read_json(paths[max(paths, key=version_key)])
-    cases = {c["id"]: c for c in read_json(Path(data) / "cases.json")["cases"]}
-    cells = [MatrixCell(record["runtime"], record["release"], cases.get(k, {"id": k}), v)
-             for k, v in record.get("cells", {}).items()]
-    releases = {(record["runtime"], record["release"]): {k: v for k, v in record.items() if k != "cells"}}
-    return Matrix(cells, releases, cases, [])
 
 
 def _runtime(clues) -> str | None:
@@ -198,8 +180,7 @@ def infer(clues, node: dict | None = None, matrix=None) -> Inferred | None:
     mode = _mode(clues, node)
     if mode is None:
         return None
-    if matrix is None:  # the whole matrix when check() has read it already, else the one release file
-        matrix = committed_matrix() if committed_matrix.cache_info().currsize else newest_release(runtime)
+    matrix = committed_matrix() if matrix is None else matrix  # reads the one release file asked about
     release = matrix.current(runtime)
     dtype = next(iter(clues.dtypes)) if len(clues.dtypes) == 1 else "float32"
     opset = clues.opsets[0] if len(clues.opsets) == 1 else None

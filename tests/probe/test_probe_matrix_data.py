@@ -70,3 +70,14 @@ def test_load_queries_by_runtime_release_and_case():
 def test_the_docs_page_is_rendered_from_the_committed_data():
     page = DATA.parents[2].parent / "docs" / "compatibility-matrix.md"
     assert page.read_text() == matrix.render_docs(matrix.load()), "rewrite it: python -m explorer.probe --render"
+
+
+def test_the_lazy_matrix_reads_what_load_reads():
+    """check() reads the committed matrix one release file at a time: the same releases, provenance and cells."""
+    from explorer.advisor.matrix_data import LazyMatrix
+    eager, lazy = matrix.load(), LazyMatrix()
+    assert set(lazy.releases) == set(eager.releases) and len(lazy.releases) == len(eager.releases)
+    key = ("openvino", eager.current("openvino"))
+    assert lazy.release_cells(*key) == eager.release_cells(*key) and len(lazy._records) == 1  # one file read
+    assert all(lazy.releases[k] == eager.releases[k] for k in eager.releases)
+    assert lazy.cells == eager.cells and lazy.conventions == eager.conventions
