@@ -151,6 +151,8 @@ class DiagnoseCommand(Command):
             print(_dump(result.to_dict()))
         else:
             print(result.message)
+            if result.inferred is not None:
+                print(result.inferred.message)
             for f in result.findings:
                 print(f"- [{f.record_id}: {f.backend}, mode {f.mode}, {f.operation}] {f}")
                 if f.versions:

@@ -72,9 +72,14 @@ class Diagnosis:
     findings: list = field(default_factory=list)
     message: str = ""
     clues: Clues | None = None
+    #: for an unmatched resize text that names a measured runtime: what the text and the matrix still tell
+    #: (:class:`explorer.advisor.inferred.Inferred`), never a record
+    inferred: object = None
 
     def __str__(self):
         lines = [self.message]
+        if self.inferred is not None:
+            lines.append(self.inferred.message)
         for f in self.findings:
             lines.append(f"[{f.backend} {f.mode or ''} {f.operation or ''}] {f}")
             if f.versions:
@@ -85,7 +90,8 @@ class Diagnosis:
     def to_dict(self):
         return {"matched": self.matched, "message": self.message,
                 "clues": self.clues.to_dict() if self.clues else {},
-                "findings": [f.to_dict() for f in self.findings]}
+                "findings": [f.to_dict() for f in self.findings],
+                "inferred": self.inferred.to_dict() if self.inferred is not None else None}
 
 
 # ----------------------------------------------------------------------------------------------- the known texts
@@ -643,7 +649,8 @@ def diagnose(text: str) -> Diagnosis:
                + (f" ({read})." if read else ".") + _read_node(clues)
                + " If it comes from a resize, run `python -m explorer check --backend <id> --mode <mode>` for "
                  "your configuration.")
-    return Diagnosis(text, False, [], message, clues)
+    from .inferred import infer
+    return Diagnosis(text, False, [], message, clues, infer(clues))
 
 
 _ATTRIBUTE_VALUE = re.compile(r"(coordinate_transformation_mode|coordinate transformation mode|nearest_mode|"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -113,6 +114,83 @@ class Matrix:
     def equals(self, cell: MatrixCell) -> list[str]:
         """The labels of the conventions the cell's output equals."""
         return [self.conventions[k] for k in cell.outcome.get("equals", ())]
+
+
+class LazyMatrix(Matrix):
+    """The matrix of a folder read one release file at a time, when a question needs it (``check()`` of one
+    release reads that file and ``cases.json``, not every file).  The release of a file is in its name,
+    ``<runtime>-<release>.json``; :attr:`cells` (every cell) reads them all.
+
+    >>> m = LazyMatrix(DATA)
+    >>> ("torch", "2.13.0") in m.releases, len(m.release_cells("torch", "2.13.0")) > 0
+    (True, True)
+    """
+
+    def __init__(self, data=DATA):
+        self._data = Path(data)
+        self._paths = {}
+        for path in sorted(self._data.glob("*.json")):
+            named = re.match(r"(.+?)-(\d.*)$", path.stem)
+            if path.name not in ("cases.json", "conventions.json") and named:
+                self._paths[(named.group(1), named.group(2))] = path
+        self._records, self._cells, self._cases, self._conventions = {}, {}, None, None
+        self._by_release = None
+        self.releases = _LazyReleases(self)
+
+    @property
+    def cases(self) -> dict:
+        if self._cases is None:
+            path = self._data / "cases.json"
+            self._cases = {c["id"]: c for c in read_json(path)["cases"]} if path.exists() else {}
+        return self._cases
+
+    @property
+    def conventions(self) -> list:
+        if self._conventions is None:
+            path = self._data / "conventions.json"
+            self._conventions = read_json(path)["labels"] if path.exists() else []
+        return self._conventions
+
+    def _read(self, key) -> None:
+        if key in self._records or key not in self._paths:
+            return
+        record = read_json(self._paths[key])
+        if (record["runtime"], record["release"]) != key:
+            raise ValueError(f"{self._paths[key].name} holds {record['runtime']} {record['release']}: a release "
+                             "file is named <runtime>-<release>.json")
+        self._records[key] = {k: v for k, v in record.items() if k != "cells"}
+        self._cells[key] = [MatrixCell(key[0], key[1], self.cases.get(i, {"id": i}), outcome)
+                            for i, outcome in record.get("cells", {}).items()]
+
+    @property
+    def cells(self) -> list:
+        for key in self._paths:
+            self._read(key)
+        return [c for key in self._paths for c in self._cells[key]]
+
+    def release_cells(self, runtime: str, release: str) -> list[MatrixCell]:
+        self._read((runtime, release))
+        return self._cells.get((runtime, release), [])
+
+
+class _LazyReleases(Mapping):
+    """(runtime, release) -> the release file's fields without cells, read on first look."""
+
+    def __init__(self, matrix: LazyMatrix):
+        self._matrix = matrix
+
+    def __getitem__(self, key):
+        self._matrix._read(key)
+        return self._matrix._records[key]
+
+    def __iter__(self):
+        return iter(self._matrix._paths)
+
+    def __len__(self):
+        return len(self._matrix._paths)
+
+    def __contains__(self, key):
+        return key in self._matrix._paths
 
 
 def version_key(release: str):

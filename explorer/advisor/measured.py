@@ -33,7 +33,7 @@ import functools
 from ..conventions.library_resize import resolve
 from .backend_calls import computation
 from .findings import Finding
-from .matrix_data import load as load_matrix
+from .matrix_data import LazyMatrix
 from .question import Question
 
 #: backend id -> the matrix runtime whose cells are that backend's own call
@@ -49,8 +49,9 @@ AGREES = ("exact", "close")
 
 @functools.cache
 def committed_matrix():
-    """The committed matrix, read once per process (check() asks it for every call it judges)."""
-    return load_matrix()
+    """The committed matrix, each release file read once per process when first asked about (check() asks it
+    for every call it judges)."""
+    return LazyMatrix()
 
 
 def _normal(options: dict) -> dict:

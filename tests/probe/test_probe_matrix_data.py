@@ -83,3 +83,14 @@ def test_no_matrix_file_names_a_folder_of_the_machine_that_measured_it():
         text = path.read_text(encoding="utf-8")
         found += [f"{path.name}: {m.group(0)}" for m in re.finditer(r"/(?:work|home|root|Users)/[^\"' ]{0,60}", text)]
     assert not found, found[:10]
+
+
+def test_the_lazy_matrix_reads_what_load_reads():
+    """check() reads the committed matrix one release file at a time: the same releases, provenance and cells."""
+    from explorer.advisor.matrix_data import LazyMatrix
+    eager, lazy = matrix.load(), LazyMatrix()
+    assert set(lazy.releases) == set(eager.releases) and len(lazy.releases) == len(eager.releases)
+    key = ("openvino", eager.current("openvino"))
+    assert lazy.release_cells(*key) == eager.release_cells(*key) and len(lazy._records) == 1  # one file read
+    assert all(lazy.releases[k] == eager.releases[k] for k in eager.releases)
+    assert lazy.cells == eager.cells and lazy.conventions == eager.conventions
