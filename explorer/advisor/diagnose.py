@@ -699,7 +699,9 @@ def runnable_configurations() -> dict:
     return {}
 
 
-def _target_spec(mode: str, wanted: dict):
+def target_spec(mode: str, wanted: dict):
+    """The Spec of an ONNX ``Resize`` of ``mode`` with the attributes ``wanted`` (as ONNX Runtime computes it), or
+    None when the attributes do not make a node; cached with the runnable configurations."""
     from .backend_calls import computation, spec_of
     table = runnable_configurations()
     key = ("target", mode, tuple(sorted(wanted.items())))
@@ -757,7 +759,7 @@ def _alternatives(clues: Clues, node: dict) -> str:
     sizes = node.get("sizes") or ((8,), (16,))
     pairs = list(zip(*sizes))
     wanted = {k: v for k, v in node.items() if k in ("coordinate_transformation_mode", "nearest_mode")}
-    target = _target_spec(mode, wanted)
+    target = target_spec(mode, wanted)
     if target is None:
         return ""
     try:

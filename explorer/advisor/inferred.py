@@ -152,8 +152,8 @@ def _difference(mode: str, pairs, goal, attrs: dict):
     import numpy as np
 
     from ..engine.plan import weights
-    from .diagnose import _target_spec
-    spec = _target_spec(mode, attrs)
+    from .diagnose import target_spec
+    spec = target_spec(mode, attrs)
     if spec is None:
         return None
     try:
@@ -169,7 +169,7 @@ def infer(clues, node: dict | None = None, matrix=None) -> Inferred | None:
     measured runtime, no resize (operation or mode) or no single mode, is about another operator, or names a
     device or execution provider other than the CPU (the matrix was measured there)."""
     from ..engine.plan import weights
-    from .diagnose import _target_spec, read_node
+    from .diagnose import target_spec, read_node
     runtime = _runtime(clues)
     # the probe ran on the CPU: a text about another device or execution provider is not answered from it
     if clues.devices - {"cpu"} or clues.providers - {"cpuexecutionprovider"}:
@@ -192,7 +192,7 @@ def infer(clues, node: dict | None = None, matrix=None) -> Inferred | None:
         attributes["opset"] = opset
     measured = _measured(runtime, release, mode, dtype, matrix)
     pairs = _pairs(node)
-    target = _target_spec(mode, wanted)
+    target = target_spec(mode, wanted)
     try:
         goal = [weights(n, m, target) for n, m in pairs] if target is not None else None
     except (ValueError, NotImplementedError):
