@@ -22,7 +22,7 @@ PINNED = [
      "native_functions.yaml of the 2.11.0 wheel registers no _upsample_lanczos2d_aa"),
     ("torch-lanczos-missing-before-2.12", "2.12.0", False, "native_functions.yaml of the 2.12.0 wheel registers it"),
     ("torch-lanczos-missing-before-2.12", "2.13.0", False, "measured: the installed 2.13.0 runs mode='lanczos'"),
-    ("ort-float16-scales-invalid", "1.15.1", True, "measured: /work/venvs/probe-onnxruntime-1.15.1 InvalidGraph"),
+    ("ort-float16-scales-invalid", "1.15.1", True, "measured: onnxruntime 1.15.1 InvalidGraph"),
     ("ort-float16-scales-invalid", "1.24.4", True, "measured: onnxruntime 1.24.4 InvalidGraph"),
     ("ort-float16-scales-invalid", "1.32.0", True, "measured: onnxruntime 1.32.0 InvalidGraph"),
     ("pillow-i16-filter-wrong-mode", "10.4.0", True,
@@ -146,6 +146,22 @@ PINNED = [
     ("candle-onnx-no-resize-before-0.9.2", "0.9.1", True,
      "candle-onnx/src/eval.rs @ 0.9.1 line 1963: 'unsupported op_type {op_type} for op {node:?}', no Resize arm"),
     ("candle-onnx-no-resize-before-0.9.2", "0.10.0", False, "git tag --contains 36508a2c9 -> 0.9.2-alpha.1 first"),
+    # the torch 1.x exporters: their source in the release wheels from PyPI (torch/onnx/*.py of each wheel)
+    ("torch-onnx-1x-symbolic-missing", "1.2.0", True,
+     "pytorch/pytorch#25515 (2019-08-31, torch/onnx/utils.py:562): the warning at opset 9"),
+    ("torch-onnx-1x-symbolic-missing", "1.5.0", True,
+     "torch 1.5.0 wheel, torch/onnx/utils.py line 737: '... torch.onnx.symbolic_opset{}.{} does not exist'"),
+    ("torch-onnx-1x-symbolic-missing", "1.6.0", False, "torch 1.6.0 wheel: no 'does not exist' in torch/onnx/utils.py"),
+    ("torch-onnx-1x-symbolic-missing", "1.7.1", False,
+     "pytorch/pytorch#79601 (torch 1.7.1): 'Exporting the operator mode to ONNX opset version 12 is not supported'"),
+    ("torch-onnx-1x-align-corners-below-11", "1.4.0", True,
+     "pytorch/pytorch#29980 (1.4.0.dev20191113); torch 1.4.0 wheel symbolic_helper.py line 176: warnings.warn"),
+    ("torch-onnx-1x-align-corners-below-11", "1.11.0", True,
+     "torch 1.11.0 wheel, symbolic_helper.py line 258: _unimplemented warns unconditionally"),
+    ("torch-onnx-1x-align-corners-below-11", "1.12.0", False,
+     "torch 1.12.0 wheel, symbolic_helper.py line 435: warns only under _CAFFE2_ATEN_FALLBACK, else raises"),
+    ("openvino-mkldnn-linear-onnx-cubic-5d", "2021.2.0", True,
+     "openvinotoolkit/openvino#7050: the text on 2021.2.0 CPU"),
 ]
 
 #: (record id, converter release, holds there, what decides it) for records whose converter's release decides
@@ -229,3 +245,24 @@ def test_float16_scales_refused_by_the_installed_onnxruntime():
                                         r"\(Resize\)"):
         ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
     assert KB.record("ort-float16-scales-invalid").versions.contains(ort.__version__)
+
+
+def test_five_dimensional_linear_and_cubic_run_on_every_measured_openvino():
+    """The upper side of openvino-mkldnn-linear-onnx-cubic-5d, from the committed measurements: every measured
+    OpenVINO release runs the 3-D (5-D tensor) linear_onnx and cubic Resize cases on CPU."""
+    import json
+
+    from explorer.probe import matrix as matrix_io
+
+    cases = {c["id"]: c for c in json.loads((matrix_io.DATA / "cases.json").read_text())["cases"]}
+    record = KB.record("openvino-mkldnn-linear-onnx-cubic-5d")
+    files = sorted(matrix_io.DATA.glob("openvino-*.json"))
+    assert len(files) >= 5
+    for path in files:
+        measured = json.loads(path.read_text())
+        volumetric = {cid: cell for cid, cell in measured["cells"].items()
+                      if cid in cases and len(cases[cid]["input_shape"]) == 5
+                      and cases[cid].get("mode") in ("linear", "cubic")}
+        assert {cases[c]["mode"] for c in volumetric} == {"linear", "cubic"}, path.name
+        assert all(cell["status"] == "ok" for cell in volumetric.values()), path.name
+        assert not record.versions.contains(measured["release"]), f"{path.name} runs them"
