@@ -95,7 +95,30 @@ TORCH = WheelSource(
          "kernels are not in them",
 )
 
-SOURCES = {s.library: s for s in (TORCH,)}
+_PURE = ("manylinux2014_x86_64",)  # a py3-none-any wheel matches any platform
+
+KERAS = WheelSource(
+    library="keras", package="keras",
+    releases=("3.0.5", "3.1.1", "3.2.1", "3.3.3", "3.4.1", "3.5.0", "3.6.0", "3.7.0", "3.8.0", "3.9.2", "3.10.0",
+              "3.11.3", "3.12.4", "3.13.2", "3.14.1", "3.15.1"),
+    platforms=_PURE, python={"": "3.11"}, files=("keras/*.py",),
+    note="pure-Python wheels from PyPI: every keras/**/*.py")
+
+KORNIA = WheelSource(
+    library="kornia", package="kornia",
+    releases=("0.6.0", "0.6.3", "0.6.4", "0.6.5", "0.6.8", "0.6.9", "0.6.12", "0.7.0", "0.7.4", "0.8.0", "0.8.3"),
+    platforms=_PURE, python={"": "3.11"}, files=("kornia/*.py",),
+    note="pure-Python wheels from PyPI: every kornia/**/*.py")
+
+COREMLTOOLS = WheelSource(
+    library="coreml", package="coremltools",
+    releases=("4.1", "5.2.0", "6.3.0", "7.2", "8.0", "8.1", "8.3.0", "9.0"),
+    platforms=("manylinux2014_x86_64", "manylinux_2_17_x86_64", "manylinux1_x86_64"),
+    python={"4.": "3.8", "5.": "3.8", "6.": "3.10", "": "3.11"},
+    files=("coremltools/converters/*.py",),
+    note="Linux wheels from PyPI: the converters' Python sources (coremltools/converters/**/*.py)")
+
+SOURCES = {s.library: s for s in (TORCH, KERAS, KORNIA, COREMLTOOLS)}
 
 
 def literal_pieces(text: str) -> tuple[str, ...]:
