@@ -11,7 +11,7 @@ up by a size in float32 with its gradient, and in float16 and bfloat16 (where th
 at 18, down by a size; TensorFlow every method up by a size in float32 with its gradient, and the float64
 antialiased gradients that fail; JAX every method up by a size in float32; Keras (installed with TensorFlow)
 ``ops.image.resize`` on each backend up by a size, and the interpolations a backend rejects; LiteRT every cell
-up by a size; MLX every cell (49, 2 s).  The full matrix is ``python -m explorer.probe``.
+up by a size; MLX every cell (49, 2 s); coremltools (conversion only: prediction needs macOS) every cell.  The full matrix is ``python -m explorer.probe``.
 """
 
 import importlib.metadata
@@ -36,7 +36,7 @@ CI_RUNTIMES = {"onnxruntime": ("onnxruntime", "onnxruntime"), "openvino": ("open
                "tensorflow": ("tensorflow", "tensorflow-cpu"), "jax": ("jax", "jax"),
                "keras-tensorflow": ("keras", "keras"), "keras-jax": ("keras", "keras"),
                "keras-torch": ("keras", "keras"), "litert": ("ai_edge_litert", "ai-edge-litert"),
-               "mlx": ("mlx", "mlx")}  # coremltools: not in the extras (a venv of its own)
+               "mlx": ("mlx", "mlx"), "coremltools": ("coremltools", "coremltools")}
 # adapter name -> the committed cells it runs here (all when not listed): see the module's docstring
 SUBSET = {
     "torch": lambda cid: ("/float32/up-size" in cid or cid.endswith("/float16/up-size")
