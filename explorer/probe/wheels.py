@@ -52,8 +52,9 @@ class WheelSource:
     library: str                 # the knowledge base's runtime id
     package: str                 # the PyPI distribution
     releases: tuple[str, ...]
-    platforms: tuple[str, ...]   # pip --platform tags, tried together
-    python: dict                 # release prefix -> the Python version whose wheel is taken
+    #: release prefix -> (the Python version, the pip --platform tags) whose wheel is taken; the first prefix a
+    #: release starts with decides ("" matches every release)
+    targets: dict
     files: tuple[str, ...]       # globs of the files read inside each wheel
     markers: tuple[Marker, ...] = ()
     note: str = ""
@@ -63,14 +64,18 @@ def _mps(op: str) -> str:
     return f"{op}_out_mps"
 
 
-# The macOS arm64 wheels: the same Python sources as every platform, and libtorch_cpu.dylib holds the CPU and the
-# MPS kernels (the symbol of each registered ``*_out_mps`` kernel).  CUDA kernels are not in them.
+_MAC_ARM = ("macosx_14_0_arm64", "macosx_12_0_arm64", "macosx_11_0_arm64")
+
+# The macOS wheels: the same Python sources as every platform, and libtorch_cpu.dylib holds the CPU and (arm64,
+# from 1.12) the MPS kernels (the symbol of each registered ``*_out_mps`` kernel).  CUDA kernels are not in them.
+# Before 1.12 there is no MPS backend and no arm64 wheel: the x86_64 wheels are read.
 TORCH = WheelSource(
     library="torch", package="torch",
-    releases=("1.12.1", "1.13.1", "2.0.1", "2.1.2", "2.2.2", "2.3.1", "2.4.1", "2.5.1", "2.6.0", "2.7.1",
-              "2.8.0", "2.9.1", "2.10.0", "2.11.0", "2.12.1", "2.13.0"),
-    platforms=("macosx_14_0_arm64", "macosx_12_0_arm64", "macosx_11_0_arm64"),
-    python={"1.": "3.10", "": "3.11"},
+    releases=("1.4.0", "1.5.0", "1.6.0", "1.7.1", "1.8.1", "1.9.1", "1.10.2", "1.11.0", "1.12.1", "1.13.1",
+              "2.0.1", "2.1.2", "2.2.2", "2.3.1", "2.4.1", "2.5.1", "2.6.0", "2.7.1", "2.8.0", "2.9.1", "2.10.0",
+              "2.11.0", "2.12.1", "2.13.0"),
+    targets={"1.12": ("3.10", _MAC_ARM), "1.13": ("3.10", _MAC_ARM), "1.": ("3.8", ("macosx_10_9_x86_64",)),
+             "": ("3.11", _MAC_ARM)},
     files=("torch/nn/functional.py", "torch/nn/modules/upsampling.py", "torch/onnx/*.py", "torch/onnx/**/*.py",
            "torch/_decomp/*.py", "torch/_refs/*.py", "torch/_meta_registrations.py", "torch/lib/libtorch_cpu.dylib",
            "torch/lib/libc10.dylib"),
@@ -95,26 +100,26 @@ TORCH = WheelSource(
          "kernels are not in them",
 )
 
-_PURE = ("manylinux2014_x86_64",)  # a py3-none-any wheel matches any platform
+_PURE = {"": ("3.11", ("manylinux2014_x86_64",))}  # a py3-none-any wheel matches any platform
 
 KERAS = WheelSource(
     library="keras", package="keras",
     releases=("3.0.5", "3.1.1", "3.2.1", "3.3.3", "3.4.1", "3.5.0", "3.6.0", "3.7.0", "3.8.0", "3.9.2", "3.10.0",
               "3.11.3", "3.12.4", "3.13.2", "3.14.1", "3.15.1"),
-    platforms=_PURE, python={"": "3.11"}, files=("keras/*.py",),
+    targets=_PURE, files=("keras/*.py",),
     note="pure-Python wheels from PyPI: every keras/**/*.py")
 
 KORNIA = WheelSource(
     library="kornia", package="kornia",
     releases=("0.6.0", "0.6.3", "0.6.4", "0.6.5", "0.6.8", "0.6.9", "0.6.12", "0.7.0", "0.7.4", "0.8.0", "0.8.3"),
-    platforms=_PURE, python={"": "3.11"}, files=("kornia/*.py",),
+    targets=_PURE, files=("kornia/*.py",),
     note="pure-Python wheels from PyPI: every kornia/**/*.py")
 
 COREMLTOOLS = WheelSource(
     library="coreml", package="coremltools",
     releases=("4.1", "5.2.0", "6.3.0", "7.2", "8.0", "8.1", "8.3.0", "9.0"),
-    platforms=("manylinux2014_x86_64", "manylinux_2_17_x86_64", "manylinux1_x86_64"),
-    python={"4.": "3.8", "5.": "3.8", "6.": "3.10", "": "3.11"},
+    targets={prefix: (python, ("manylinux2014_x86_64", "manylinux_2_17_x86_64", "manylinux1_x86_64"))
+             for prefix, python in (("4.", "3.8"), ("5.", "3.8"), ("6.", "3.10"), ("", "3.11"))},
     files=("coremltools/converters/*.py",),
     note="Linux wheels from PyPI: the converters' Python sources (coremltools/converters/**/*.py)")
 
@@ -146,11 +151,12 @@ def marker_strings(source: WheelSource) -> list[str]:
     return sorted({s for m in source.markers for s in (*m.present, *m.absent)})
 
 
-def python_for(source: WheelSource, release: str) -> str:
-    for prefix, version in source.python.items():
+def target_for(source: WheelSource, release: str) -> tuple[str, tuple[str, ...]]:
+    """The Python version and platform tags of the wheel read for ``release``."""
+    for prefix, target in source.targets.items():
         if release.startswith(prefix):
-            return version
-    raise ValueError(f"no Python version declared for {source.package} {release}")
+            return target
+    raise ValueError(f"no wheel target declared for {source.package} {release}")
 
 
 def download(source: WheelSource, release: str, folder: Path) -> Path:
@@ -158,9 +164,10 @@ def download(source: WheelSource, release: str, folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     found = sorted(folder.glob(f"{source.package}-{release}-*.whl"))
     if not found:
+        python, platforms = target_for(source, release)
         command = [sys.executable, "-m", "pip", "download", f"{source.package}=={release}", "--no-deps",
-                   "--only-binary=:all:", "--python-version", python_for(source, release), "-d", str(folder)]
-        for platform in source.platforms:
+                   "--only-binary=:all:", "--python-version", python, "-d", str(folder)]
+        for platform in platforms:
             command += ["--platform", platform]
         # the machine's pip constraints (a cap on torch) are about installing, not about reading a wheel
         env = dict(os.environ, PIP_CONFIG_FILE=os.devnull)
@@ -197,7 +204,7 @@ def measure(source: WheelSource, folder: Path) -> dict:
     wanted = sorted(set(record_texts(source.library)) | set(marker_strings(source)))
     result = {"format": 1, "library": source.library, "package": source.package, "note": source.note,
               "provenance": {"command": f"python -m explorer.probe.wheels {source.library}",
-                             "date": _dt.date.today().isoformat(), "platforms": list(source.platforms)},
+                             "date": _dt.date.today().isoformat()},
               "searched": wanted, "releases": {}}
     for release in source.releases:
         wheel = download(source, release, folder)
