@@ -53,6 +53,8 @@ def _libraries(record, kb) -> set[str]:
         libraries.add("onnx-export")
     if record.operation == "export_coreml":
         libraries.add("coreml")
+    if record.converter:  # the package that prints the text (torchvision's transforms, a converter)
+        libraries.add(record.converter)
     return libraries
 
 

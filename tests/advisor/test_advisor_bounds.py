@@ -146,6 +146,15 @@ PINNED = [
     ("candle-onnx-no-resize-before-0.9.2", "0.9.1", True,
      "candle-onnx/src/eval.rs @ 0.9.1 line 1963: 'unsupported op_type {op_type} for op {node:?}', no Resize arm"),
     ("candle-onnx-no-resize-before-0.9.2", "0.10.0", False, "git tag --contains 36508a2c9 -> 0.9.2-alpha.1 first"),
+    ("torch-recompute-scale-factor-default-warning", "1.4.0", False,
+     "fastai/fastai2#400: the recompute_scale_factor patch 'does *not* work on pytorch 1.4.0' (no such argument)"),
+    ("torch-recompute-scale-factor-default-warning", "1.5.0", True,
+     "fastai/fastai2#400: 'Fastai2, as is, throws a warning (but continues to work) on pytorch 1.5.0'"),
+    ("torch-recompute-scale-factor-default-warning", "1.8.0", True,
+     "ZHKKKe/MODNet#89: 'I ran into a Pytorch 1.8 warning message', quoting '... changed in 1.6.0 ... and now uses "
+     "scale_factor directly ...'"),
+    ("torch-recompute-scale-factor-default-warning", "2.13.0", False,
+     "measured: the installed 2.13.0 interpolates with scale_factor=1.5 without a warning"),
 ]
 
 #: (record id, converter release, holds there, what decides it) for records whose converter's release decides
@@ -229,3 +238,18 @@ def test_float16_scales_refused_by_the_installed_onnxruntime():
                                         r"\(Resize\)"):
         ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
     assert KB.record("ort-float16-scales-invalid").versions.contains(ort.__version__)
+
+
+def test_no_recompute_scale_factor_warning_in_the_installed_torch():
+    """The live side of torch-recompute-scale-factor-default-warning's end: pytorch/pytorch#72093 removed the
+    warning, and the installed release interpolates by a float factor without it."""
+    torch = pytest.importorskip("torch")
+    import warnings
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        y = torch.nn.functional.interpolate(torch.rand(1, 1, 7, 7), scale_factor=1.5, mode="bilinear",
+                                            align_corners=False)
+    assert y.shape == (1, 1, 10, 10)
+    assert not [w for w in caught if "recompute_scale_factor" in str(w.message)]
+    assert not KB.record("torch-recompute-scale-factor-default-warning").versions.contains(
+        torch.__version__.split("+")[0])
