@@ -156,6 +156,9 @@ PINNED = [
     ("coreml-ssa-resize-target-size-3x", "3.4", True, "apple/coremltools ssa_converter.py @ 3.4 line 2410"),
     ("coreml-ssa-resize-target-size-3x", "4.0", False,
      "apple/coremltools git grep 'Unable to determine target size' @ 4.0b1 and @ 4.0: 0 hits"),
+    ("torch-cpu-half-linear-before-2.1", "1.12.0", True,
+     "pytorch/pytorch#84040: 'tested: torch1.9-1.12: when use model.half(), F.interpolate can not surport float16'"),
+    ("torch-cpu-half-linear-before-2.1", "2.13.0", False, "measured: the installed 2.13.0+cpu interpolates float16"),
     ("torch-recompute-scale-factor-default-warning", "1.4.0", False,
      "fastai/fastai2#400: the recompute_scale_factor patch 'does *not* work on pytorch 1.4.0' (no such argument)"),
     ("torch-recompute-scale-factor-default-warning", "1.5.0", True,
@@ -263,3 +266,11 @@ def test_no_recompute_scale_factor_warning_in_the_installed_torch():
     assert not [w for w in caught if "recompute_scale_factor" in str(w.message)]
     assert not KB.record("torch-recompute-scale-factor-default-warning").versions.contains(
         torch.__version__.split("+")[0])
+
+
+def test_float16_interpolate_runs_on_the_cpu_of_the_installed_torch():
+    """The live side of torch-cpu-half-linear-before-2.1: the installed release resizes float16 on the CPU."""
+    torch = pytest.importorskip("torch")
+    x = torch.rand(1, 1, 6, 6).half()
+    assert torch.nn.functional.interpolate(x, scale_factor=2.0, mode="bilinear").dtype == torch.float16
+    assert not KB.record("torch-cpu-half-linear-before-2.1").versions.contains(torch.__version__.split("+")[0])
