@@ -160,8 +160,10 @@ class Clues:
     @property
     def names_resize(self) -> bool:
         """Whether the text names a resize at all: a resize operator or node, or a resize word in its code or
-        message (``im.resize(``, ``F.interpolate``, ``UpSampling2D``)."""
-        return bool(self.ops) or bool(self.words & RESIZE_WORDS)
+        message (``im.resize(``, ``F.interpolate``, ``UpSampling2D``), also as a part of a function's name in a
+        traceback (``_preprocess_resize_output_shape``, ``resize_with_pad``)."""
+        return bool(self.ops) or bool(self.words & RESIZE_WORDS) or any(
+            "_" in w and not RESIZE_WORDS.isdisjoint(w.split("_")) for w in self.words)
     flat: str = ""                  # the text read, lower case, runs of white space as one space
 
     def to_dict(self) -> dict:

@@ -162,6 +162,28 @@ PINNED = [
      "torch 1.12.0 wheel, symbolic_helper.py line 435: warns only under _CAFFE2_ATEN_FALLBACK, else raises"),
     ("openvino-mkldnn-linear-onnx-cubic-5d", "2021.2.0", True,
      "openvinotoolkit/openvino#7050: the text on 2021.2.0 CPU"),
+    ("skimage-resize-output-shape-list-0.19", "0.18.3", False,
+     "scikit-image skimage/transform/_warps.py @ v0.18.3: 'output_shape = tuple(output_shape)' before the append"),
+    ("skimage-resize-output-shape-list-0.19", "0.19.1", True,
+     "scikit-image _warps.py @ v0.19.1 line 63: output_shape + (image.shape[-1], ) without tuple()"),
+    ("skimage-resize-output-shape-list-0.19", "0.19.2", False, "scikit-image _warps.py @ v0.19.2: tuple() restored"),
+    ("coreml-ssa-resize-target-size-3x", "3.0", True,
+     "apple/coremltools coremltools/converters/nnssa/coreml/ssa_converter.py @ 3.0 line 2045"),
+    ("coreml-ssa-resize-target-size-3x", "3.4", True, "apple/coremltools ssa_converter.py @ 3.4 line 2410"),
+    ("coreml-ssa-resize-target-size-3x", "4.0", False,
+     "apple/coremltools git grep 'Unable to determine target size' @ 4.0b1 and @ 4.0: 0 hits"),
+    ("torch-cpu-half-linear-before-2.1", "1.12.0", True,
+     "pytorch/pytorch#84040: 'tested: torch1.9-1.12: when use model.half(), F.interpolate can not surport float16'"),
+    ("torch-cpu-half-linear-before-2.1", "2.13.0", False, "measured: the installed 2.13.0+cpu interpolates float16"),
+    ("torch-recompute-scale-factor-default-warning", "1.4.0", False,
+     "fastai/fastai2#400: the recompute_scale_factor patch 'does *not* work on pytorch 1.4.0' (no such argument)"),
+    ("torch-recompute-scale-factor-default-warning", "1.5.0", True,
+     "fastai/fastai2#400: 'Fastai2, as is, throws a warning (but continues to work) on pytorch 1.5.0'"),
+    ("torch-recompute-scale-factor-default-warning", "1.8.0", True,
+     "ZHKKKe/MODNet#89: 'I ran into a Pytorch 1.8 warning message', quoting '... changed in 1.6.0 ... and now uses "
+     "scale_factor directly ...'"),
+    ("torch-recompute-scale-factor-default-warning", "2.13.0", False,
+     "measured: the installed 2.13.0 interpolates with scale_factor=1.5 without a warning"),
 ]
 
 #: (record id, converter release, holds there, what decides it) for records whose converter's release decides
@@ -266,3 +288,24 @@ def test_five_dimensional_linear_and_cubic_run_on_every_measured_openvino():
         assert {cases[c]["mode"] for c in volumetric} == {"linear", "cubic"}, path.name
         assert all(cell["status"] == "ok" for cell in volumetric.values()), path.name
         assert not record.versions.contains(measured["release"]), f"{path.name} runs them"
+def test_no_recompute_scale_factor_warning_in_the_installed_torch():
+    """The live side of torch-recompute-scale-factor-default-warning's end: pytorch/pytorch#72093 removed the
+    warning, and the installed release interpolates by a float factor without it."""
+    torch = pytest.importorskip("torch")
+    import warnings
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        y = torch.nn.functional.interpolate(torch.rand(1, 1, 7, 7), scale_factor=1.5, mode="bilinear",
+                                            align_corners=False)
+    assert y.shape == (1, 1, 10, 10)
+    assert not [w for w in caught if "recompute_scale_factor" in str(w.message)]
+    assert not KB.record("torch-recompute-scale-factor-default-warning").versions.contains(
+        torch.__version__.split("+")[0])
+
+
+def test_float16_interpolate_runs_on_the_cpu_of_the_installed_torch():
+    """The live side of torch-cpu-half-linear-before-2.1: the installed release resizes float16 on the CPU."""
+    torch = pytest.importorskip("torch")
+    x = torch.rand(1, 1, 6, 6).half()
+    assert torch.nn.functional.interpolate(x, scale_factor=2.0, mode="bilinear").dtype == torch.float16
+    assert not KB.record("torch-cpu-half-linear-before-2.1").versions.contains(torch.__version__.split("+")[0])
