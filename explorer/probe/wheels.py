@@ -178,6 +178,19 @@ def download(source: WheelSource, release: str, folder: Path) -> Path:
     return found[0]
 
 
+_ADJACENT = re.compile(rb"""(?<=[^\\])["']\s*(?:\\\s*)?\n\s*[rbfu]{0,2}["']""")
+
+
+def join_string_literals(source: bytes) -> bytes:
+    """Python source with adjacent string literals on consecutive lines joined, so that a message the code
+    writes over several lines is found as the one text it prints.
+
+    >>> join_string_literals(b'warn("The default " \\n     "changed in 1.6.0")')
+    b'warn("The default changed in 1.6.0")'
+    """
+    return _ADJACENT.sub(b"", source)
+
+
 def _member_matches(name: str, patterns: tuple[str, ...]) -> bool:
     return any(fnmatch.fnmatch(name, p) for p in patterns)
 
@@ -193,6 +206,8 @@ def read_release(source: WheelSource, wheel: Path, wanted: list[str]) -> dict:
                 continue
             files.append(name)
             data = archive.read(name)
+            if name.endswith(".py"):
+                data = join_string_literals(data)
             for text, raw in encoded.items():
                 if not present[text] and raw in data:
                     present[text] = True

@@ -20,7 +20,7 @@ from explorer.probe import wheels
 KB = knowledge.load()
 SOURCES = list(wheels.SOURCES.values())
 #: how many record texts each library's wheels decide at least (what was measured when the source was added)
-LEAST_DECIDABLE = {"torch": 24, "keras": 2, "kornia": 3, "coreml": 4}
+LEAST_DECIDABLE = {"torch": 34, "keras": 6, "kornia": 3, "coreml": 5}
 
 
 def _found(data: dict) -> dict[str, set[str]]:
