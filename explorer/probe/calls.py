@@ -127,6 +127,26 @@ def torch_cases() -> list[dict]:
     return out
 
 
+def torch_export_cases() -> list[dict]:
+    """``torch.export.export`` of every 2-D :data:`TORCH_2D` call x the four geometries, and the 1-D and 3-D
+    modes up and down (float32; the exported program run, and decomposed to the core ATen op set)."""
+    out = []
+    for mode, options in TORCH_2D:
+        for geometry in GEOMETRIES_2D:
+            out.append(call_case("torch-export", "torch", mode, options, geometry, train=False))
+    for mode, options in TORCH_1D:
+        out.append(call_case("torch-export", "torch", mode, options, ([1, 2, 7], "size", [11]), tag="1d-up",
+                             train=False))
+        out.append(call_case("torch-export", "torch", mode, options, ([1, 2, 13], "size", [5]), tag="1d-down",
+                             train=False))
+    for mode, options in TORCH_3D:
+        out.append(call_case("torch-export", "torch", mode, options, ([1, 1, 4, 5, 6], "size", [6, 7, 9]),
+                             tag="3d-up", train=False))
+        out.append(call_case("torch-export", "torch", mode, options, ([1, 1, 7, 8, 9], "size", [3, 4, 5]),
+                             tag="3d-down", train=False))
+    return out
+
+
 def torch_onnx_cases() -> list[dict]:
     """``torch.onnx.export`` of :data:`EXPORTED` calls: the TorchScript exporter at every opset 9-20 (down by a
     size, and up by a non-integer scale factor), the dynamo exporter at :data:`DYNAMO_OPSETS` (down by a size);
@@ -316,6 +336,7 @@ def by_id(table) -> dict:
 
 
 #: group name -> the function making its cases (merged into :data:`explorer.probe.cases.GROUPS`)
-CALL_GROUPS = {"torch": torch_cases, "torch-onnx": torch_onnx_cases, "tensorflow": tensorflow_cases,
+CALL_GROUPS = {"torch": torch_cases, "torch-export": torch_export_cases, "torch-onnx": torch_onnx_cases,
+               "tensorflow": tensorflow_cases,
                "jax": jax_cases, "keras": keras_cases, "litert": litert_cases,
                "mlx": mlx_cases, "coreml": coreml_cases}

@@ -7,7 +7,7 @@ A release of a runtime that the matrix has no file for fails too, naming the com
 The ONNX runtimes run every committed cell.  The framework runtimes run a representative subset (``SUBSET``),
 chosen to keep this module within about three minutes on a busy two-core machine (a full run of each takes
 from 12 s, PyTorch eager, to about 100 s, JAX, which compiles every call): PyTorch eager every mode and option
-up by a size in float32 with its gradient, and in float16 and bfloat16 (where the antialiased kernels fail); torch.onnx the TorchScript exporter at opsets 9, 11, 13 and 18 and the dynamo exporter
+up by a size in float32 with its gradient, and in float16 and bfloat16 (where the antialiased kernels fail); torch.export every 2-D call up by a size; torch.onnx the TorchScript exporter at opsets 9, 11, 13 and 18 and the dynamo exporter
 at 18, down by a size; TensorFlow every method up by a size in float32 with its gradient, and the float64
 antialiased gradients that fail; JAX every method up by a size in float32; Keras (installed with TensorFlow)
 ``ops.image.resize`` on each backend up by a size, and the interpolations a backend rejects; LiteRT every cell
@@ -32,7 +32,7 @@ pytestmark = pytest.mark.oracle
 
 # adapter name -> (module to import, distribution whose version names the release)
 CI_RUNTIMES = {"onnxruntime": ("onnxruntime", "onnxruntime"), "openvino": ("openvino", "openvino"),
-               "torch": ("torch", "torch"), "torch-onnx": ("torch", "torch"),
+               "torch": ("torch", "torch"), "torch-onnx": ("torch", "torch"), "torch-export": ("torch", "torch"),
                "tensorflow": ("tensorflow", "tensorflow-cpu"), "jax": ("jax", "jax"),
                "keras-tensorflow": ("keras", "keras"), "keras-jax": ("keras", "keras"),
                "keras-torch": ("keras", "keras"), "litert": ("ai_edge_litert", "ai-edge-litert"),
@@ -41,6 +41,7 @@ CI_RUNTIMES = {"onnxruntime": ("onnxruntime", "onnxruntime"), "openvino": ("open
 SUBSET = {
     "torch": lambda cid: ("/float32/up-size" in cid or cid.endswith("/float16/up-size")
                           or cid.endswith("/bfloat16/up-size")),
+    "torch-export": lambda cid: cid.endswith("/float32/up-size"),
     "torch-onnx": lambda cid: cid.endswith("/down-size") and cid.split("/")[2] in ("opset9", "opset11", "opset13",
                                                                                    "opset18"),
     "tensorflow": lambda cid: cid.endswith("/float32/up-size") or ("/aa/float64/up-size" in cid),
