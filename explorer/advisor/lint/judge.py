@@ -262,12 +262,14 @@ class Judge:
             verdict.issues.extend(self.burn_import_issues(site))
         if role == "ported" and site.library in CONVENTION_SOURCES:
             verdict.issues.extend(self.legacy_issues(site))
-        if site.context in OUTSIDE_MODEL:
+        around = site.context == "script" and not site.in_model  # a script's own code around the model it runs
+        if site.context in OUTSIDE_MODEL or around:
+            where = "a script's code outside the model" if around else f"{site.context} code"
             for issue in verdict.issues:
                 if issue.severity == "error":
                     issue.severity = "warning"
-                    issue.condition = issue.condition or f"in {site.context} code"
-                    issue.message = (f"In {site.context} code (it runs before or after the model, without "
+                    issue.condition = issue.condition or f"in {where}"
+                    issue.message = (f"In {where} (it runs before or after the model, without "
                                      f"gradients): {issue.message}")
         return verdict
 

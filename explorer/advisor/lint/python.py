@@ -34,7 +34,7 @@ import numpy as np
 
 from ...conventions import registry
 from . import apis
-from .context import TRAINS, path_context
+from .context import TRAINS, function_context, path_context
 from .sites import CERTAIN, Arg, Site, snippet_of, source_lines
 
 MAX_DEPTH = 8
@@ -225,6 +225,7 @@ _MODEL_WORDS = ("Model", "Sequential", "transform", "grad", "Module", "Layer", "
 #: "KERAS_BACKEND", "torch")``, ``keras.config.set_backend("jax")``.
 _KERAS_BACKEND = re.compile(r"KERAS_BACKEND[\"']\s*(?:\]\s*=|,)\s*[\"'](tensorflow|jax|torch)[\"']"
                             r"|set_backend\(\s*[\"'](tensorflow|jax|torch)[\"']")
+_MAIN_GUARD = re.compile(r"^if\s+__name__\s*==\s*[\"']__main__[\"']\s*:", re.MULTILINE)
 _LOSS_MODULE = re.compile(r"(?i)(^|[/\\])[^/\\]*loss[^/\\]*([/\\]|\.py$)")
 
 
@@ -1068,6 +1069,10 @@ class _Module:
             name = getattr(func, "name", None)
             if name and self._mapped(name):
                 return "preprocessing"
+            if name and function_context(name):
+                return function_context(name)
+        if _MAIN_GUARD.search(self.text) and not TRAINS.search(self.text) and self.enclosing_class(call) is None:
+            return "script"  # a module run as a program that does not train: its own code runs around a model
         return "model"
 
     def _mapped(self, name: str) -> bool:
