@@ -972,13 +972,17 @@ class _Module:
             coordinates = self.coordinates(api, bound, align)
             if coordinates:
                 extra["coordinates"] = coordinates
-        context = self.context(call)
+        context = self.where(call)
+        named = isinstance(context, tuple)  # said by the name of a function: callers in model code overrule it
+        context = context[0] if named else context
         targets = self.from_targets(call, api, bound)
         if targets:
             extra["targets"] = targets
         training, exported, differentiated = self.gradients(call), self.exported(call), self.differentiates(call)
         in_model, function = self.in_model(call), None
-        if in_model is None and not differentiated and context == "model":
+        if named and in_model is None and not differentiated:
+            extra["named_context"] = (training, exported)
+        if in_model is None and not differentiated and (context == "model" or named):
             funcs = self.functions(call)
             if funcs and isinstance(funcs[-1], (ast.FunctionDef, ast.AsyncFunctionDef)) \
                     and funcs[-1] in self.tree.body:
@@ -1051,6 +1055,11 @@ class _Module:
         return None
 
     def context(self, call) -> str:
+        """Where the call runs (:meth:`where`), without how it was found."""
+        found = self.where(call)
+        return found[0] if isinstance(found, tuple) else found
+
+    def where(self, call):
         """Where the call runs (:mod:`~explorer.advisor.lint.context`): from the path, a ``test_*`` function or
         ``Test*`` class around it, a function the code maps over a ``tf.data`` dataset, a script that does not
         train."""
@@ -1070,7 +1079,7 @@ class _Module:
             if name and self._mapped(name):
                 return "preprocessing"
             if name and function_context(name):
-                return function_context(name)
+                return function_context(name), "function"
         if _MAIN_GUARD.search(self.text) and not TRAINS.search(self.text) and self.enclosing_class(call) is None:
             return "script"  # a module run as a program that does not train: its own code runs around a model
         return "model"
