@@ -129,8 +129,21 @@ def library_roots() -> frozenset:
 
 
 _IMPORT_LINE = re.compile(r"^[ \t]*(?:import[ \t]+([\w.]+)(?:[ \t]+as[ \t]+(\w+))?"
-                          r"|from[ \t]+([\w.]+)[ \t]+import[ \t]+(\*|\w+)(?:[ \t]+as[ \t]+(\w+))?)[ \t]*(?:#.*)?$",
+                          r"|from[ \t]+([\w.]+)[ \t]+import[ \t]+(\*|\w+(?:[ \t]+as[ \t]+\w+)?"
+                          r"(?:[ \t]*,[ \t]*\w+(?:[ \t]+as[ \t]+\w+)?)*))[ \t]*,?[ \t]*(?:#.*)?$",
                           re.MULTILINE)
+
+
+def _import_matches(text: str):
+    """(plain module, its alias, from-module, name, its alias) of each import line, one per imported name."""
+    for m in _IMPORT_LINE.finditer(text):
+        plain, alias, source, names = m.groups()
+        if plain:
+            yield plain, alias, None, None, None
+            continue
+        for part in names.split(","):
+            name, _, as_name = part.strip().partition(" as ")
+            yield None, None, source, name.strip(), as_name.strip() or None
 
 
 def project_reexports(sources) -> dict[str, str]:
@@ -147,6 +160,10 @@ def project_reexports(sources) -> dict[str, str]:
     """
     roots = library_roots()
     out: dict[str, str] = {}
+    sources = list(sources)
+    modules = {key for path, _ in sources for key in _module_keys(module_name(path))}
+    tops = {m.split(".")[0] for m in modules}
+    aliases: dict[str, str] = {}  # a project module's name for another project module
     for path, text in sources:
         if "import" not in text:
             continue
@@ -154,9 +171,13 @@ def project_reexports(sources) -> dict[str, str]:
         if not module:
             continue
         defined = None
-        for m in _IMPORT_LINE.finditer(text):
-            plain, alias, source, name, as_name = m.groups()
+        for plain, alias, source, name, as_name in _import_matches(text):
             target = plain or source
+            if source and name != "*" and source.split(".")[0] in tops and source.split(".")[0] not in roots \
+                    and f"{source}.{name}" in modules:
+                for prefix in _module_keys(module):
+                    aliases.setdefault(f"{prefix}.{as_name or name}", f"{source}.{name}")
+                continue
             if target.split(".")[0] not in roots:
                 continue
             if plain:
@@ -173,6 +194,21 @@ def project_reexports(sources) -> dict[str, str]:
                     continue  # the module binds the name again itself
             for prefix in _module_keys(module):
                 out.setdefault(f"{prefix}.{key}" if key is not None else prefix, value)
+    for _ in range(2):  # chains: `backend.functional` is the project's `tf_functional`, which is `tensorflow.image`
+        under: dict[str, list] = {}  # a project module -> the table's names in it
+        for name in out:
+            parts = name.split(".")
+            for k in range(1, len(parts) + 1):
+                under.setdefault(".".join(parts[:k]), []).append(name)
+        added = {}
+        for key, project in aliases.items():
+            for name in under.get(project, ()):
+                chained = key + name[len(project):]
+                if chained not in out:
+                    added.setdefault(chained, out[name])
+        if not added:
+            break
+        out.update(added)
     return out
 
 
@@ -225,7 +261,13 @@ _MODEL_WORDS = ("Model", "Sequential", "transform", "grad", "Module", "Layer", "
 #: "KERAS_BACKEND", "torch")``, ``keras.config.set_backend("jax")``.
 _KERAS_BACKEND = re.compile(r"KERAS_BACKEND[\"']\s*(?:\]\s*=|,)\s*[\"'](tensorflow|jax|torch)[\"']"
                             r"|set_backend\(\s*[\"'](tensorflow|jax|torch)[\"']")
+#: Keras submodules that keras_applications-style code is given at run time.
+_INJECTED = ("layers", "backend", "models")
+#: A library's names for another library (Keras 2's backend module is TensorFlow's: ``K.tf.image.resize``).
+LIBRARY_REEXPORTS = {"keras.backend.tf": "tensorflow", "tensorflow.keras.backend.tf": "tensorflow"}
 _MAIN_GUARD = re.compile(r"^if\s+__name__\s*==\s*[\"']__main__[\"']\s*:", re.MULTILINE)
+_COMMAND_LINE = re.compile(r"\bimport argparse\b|\bsys\.argv\b|\bimport click\b|\bfrom absl import app\b"
+                           r"|\bimport fire\b")
 _LOSS_MODULE = re.compile(r"(?i)(^|[/\\])[^/\\]*loss[^/\\]*([/\\]|\.py$)")
 
 
@@ -376,6 +418,8 @@ class _Module:
         self._conditional: dict = {}
         self.imports: dict[str, str] = {}
         self.imports_pil = False
+        self.star_modules: list[str] = []  # `from keras.layers import *`
+        self.project_imports: dict[str, str] = {}  # names bound to a project module that re-exports a library
         self.classes: dict[str, ast.ClassDef] = {}
         for stmt in _statements(tree.body):  # statements only: expressions are visited where a site is
             if isinstance(stmt, ast.ClassDef):
@@ -394,15 +438,30 @@ class _Module:
                 for alias in stmt.names:
                     if alias.name != "*":
                         self.imports[alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
+                    elif base:
+                        self.star_modules.append(base)
         if self.reexports:
             here, package = module_name(path), path.replace("\\", "/").endswith("__init__.py")
             for name, target in list(self.imports.items()):
-                resolved = self.reexported(_absolute(target, here, package))
+                absolute = _absolute(target, here, package)
+                resolved = self.reexported(absolute)
                 if resolved is not None:
                     self.imports[name] = resolved
+                    self.project_imports[name] = absolute
         self.local_defs = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef,
                                                                         ast.ClassDef))}
         self.module_assigns = self._assignments(tree.body)
+        if self.star_modules:
+            here, package = module_name(path), path.replace("\\", "/").endswith("__init__.py")
+            stars = [_absolute(m, here, package) for m in self.star_modules]
+            self.star_modules = [self.reexported(m) or m for m in stars]
+        self.star_modules = [m for m in self.star_modules if m.split(".")[0] in library_roots()]
+        # Keras submodules a module leaves as None and is given at run time (keras_applications'
+        # `backend, layers, models, keras_utils = get_submodules_from_kwargs(kwargs)`, with `global layers`)
+        self.injected = {name for name in _INJECTED if "keras" in text and self.imports.get(name) is None
+                         and name not in self.local_defs and self.module_assigns.get(name)
+                         and all(isinstance(v, ast.Constant) and v.value is None
+                                 for v, _ in self.module_assigns[name])}
         self._function_assigns: dict = {}
         self._class_attrs: dict = {}
         self._reached: dict = {}
@@ -572,17 +631,31 @@ class _Module:
     def qualify(self, node, at=None) -> str | None:
         """The fully qualified name an expression refers to through the imports (None when it is not one)."""
         if isinstance(node, ast.Name):
+            if node.id in self.injected:
+                return f"keras.{node.id}"
             if at is not None and self.is_local(node.id, at):
                 return None
             if node.id in self.local_defs:
                 return None  # a project function or class (it shadows an import of the same name)
-            return self.imports.get(node.id)
+            found = self.imports.get(node.id)
+            if found is None and self.star_modules and node.id not in self.module_assigns:
+                for module in self.star_modules:  # `from keras.layers import *`: a name the module does not bind
+                    if apis.lookup(f"{module}.{node.id}") is not None:
+                        return f"{module}.{node.id}"
+            return found
         if isinstance(node, ast.Attribute):
+            if isinstance(node.value, ast.Name) and node.value.id in self.project_imports \
+                    and not (at is not None and self.is_local(node.value.id, at)):
+                found = self.reexported(f"{self.project_imports[node.value.id]}.{node.attr}")
+                if found is not None:  # the project module's own name for it (`functional.resize`)
+                    return found
             base = self.qualify(node.value, at)
             if not base:
                 return None
             if self.reexports and base not in self.imports.values():
                 return self.reexported(f"{base}.{node.attr}") or f"{base}.{node.attr}"
+            if f"{base}.{node.attr}" in LIBRARY_REEXPORTS:
+                return LIBRARY_REEXPORTS[f"{base}.{node.attr}"]
             return f"{base}.{node.attr}"
         return None
 
@@ -1080,8 +1153,9 @@ class _Module:
                 return "preprocessing"
             if name and function_context(name):
                 return function_context(name), "function"
-        if _MAIN_GUARD.search(self.text) and not TRAINS.search(self.text) and self.enclosing_class(call) is None:
-            return "script"  # a module run as a program that does not train: its own code runs around a model
+        if _MAIN_GUARD.search(self.text) and not TRAINS.search(self.text) and self.enclosing_class(call) is None \
+                and (_COMMAND_LINE.search(self.text) or self.gradients(call) is False):
+            return "script"  # a program that does not train (a command line, or no_grad): its code runs around a model
         return "model"
 
     def _mapped(self, name: str) -> bool:
