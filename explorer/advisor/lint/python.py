@@ -134,8 +134,20 @@ _IMPORT_LINE = re.compile(r"^[ \t]*(?:import[ \t]+([\w.]+)(?:[ \t]+as[ \t]+(\w+)
                           re.MULTILINE)
 
 
+_PAREN_IMPORT = re.compile(r"^[ \t]*from[ \t]+([\w.]+)[ \t]+import[ \t]*\(([^)]*)\)", re.MULTILINE)
+#: A module-level name bound to another name (``interpolate = F.interpolate``).
+_NAME_ASSIGN = re.compile(r"^(\w+)[ \t]*=[ \t]*([A-Za-z_][\w.]*)[ \t]*(?:#.*)?$", re.MULTILINE)
+
+
 def _import_matches(text: str):
-    """(plain module, its alias, from-module, name, its alias) of each import line, one per imported name."""
+    """(plain module, its alias, from-module, name, its alias) of each import line, one per imported name
+    (parenthesised imports over several lines included)."""
+    if "(" in text:
+        for m in _PAREN_IMPORT.finditer(text):
+            for part in re.sub(r"#[^\n]*", "", m.group(2)).split(","):
+                name, _, as_name = part.strip().partition(" as ")
+                if re.fullmatch(r"\w+", name.strip()):
+                    yield None, None, m.group(1), name.strip(), as_name.strip() or None
     for m in _IMPORT_LINE.finditer(text):
         plain, alias, source, names = m.groups()
         if plain:
@@ -150,8 +162,10 @@ def project_reexports(sources) -> dict[str, str]:
     """Names the project's modules bind to a library, by their dotted name in the project: a compatibility
     module such as keras-cv's ``keras_cv/src/backend/__init__.py`` (``import keras``) makes
     ``keras_cv.src.backend.keras`` the ``keras`` package, and one that star-imports a library
-    (``from keras.ops import *``) is that library's module.  ``sources``: [(path, text)] of the Python files.
-    One level: what a project module imports from another project module is not followed further.
+    (``from keras.ops import *``) is that library's module; a module-level ``interpolate = F.interpolate``
+    binds the library's function.  ``sources``: [(path, text)] of the Python files.  What a project module
+    imports from another project module is followed two levels (detectron2's ``detectron2.layers.interpolate``
+    is ``layers/wrappers.py``'s ``interpolate = F.interpolate``).
 
     >>> table = project_reexports([("pkg/backend/__init__.py", "import keras\\nfrom keras import ops as kops\\n"),
     ...                            ("pkg/backend/tops.py", "from tensorflow.image import *\\n")])
@@ -171,13 +185,17 @@ def project_reexports(sources) -> dict[str, str]:
         if not module:
             continue
         defined = None
+        bound: dict[str, str] = {}  # this module's names for a library
+        package = path.replace("\\", "/").endswith("__init__.py")
         for plain, alias, source, name, as_name in _import_matches(text):
             target = plain or source
-            if source and name != "*" and source.split(".")[0] in tops and source.split(".")[0] not in roots \
-                    and f"{source}.{name}" in modules:
-                for prefix in _module_keys(module):
-                    aliases.setdefault(f"{prefix}.{as_name or name}", f"{source}.{name}")
-                continue
+            if source and name != "*":
+                absolute = _absolute(source, module, package)
+                if absolute.split(".")[0] in tops and absolute.split(".")[0] not in roots \
+                        and (absolute in modules or f"{absolute}.{name}" in modules):
+                    for prefix in _module_keys(module):
+                        aliases.setdefault(f"{prefix}.{as_name or name}", f"{absolute}.{name}")
+                    continue
             if target.split(".")[0] not in roots:
                 continue
             if plain:
@@ -190,10 +208,17 @@ def project_reexports(sources) -> dict[str, str]:
                 if defined is None:
                     defined = set(re.findall(r"^(?:def|class)[ \t]+(\w+)|^(\w+)[ \t]*=", text, re.MULTILINE))
                     defined = {a or b for a, b in defined}
+                bound.setdefault(key, value)
                 if key in defined:
                     continue  # the module binds the name again itself
             for prefix in _module_keys(module):
                 out.setdefault(f"{prefix}.{key}" if key is not None else prefix, value)
+        if bound:
+            for m in _NAME_ASSIGN.finditer(text):
+                head, _, rest = m.group(2).partition(".")
+                if head in bound and m.group(1) != head:
+                    for prefix in _module_keys(module):
+                        out.setdefault(f"{prefix}.{m.group(1)}", f"{bound[head]}.{rest}" if rest else bound[head])
     for _ in range(2):  # chains: `backend.functional` is the project's `tf_functional`, which is `tensorflow.image`
         under: dict[str, list] = {}  # a project module -> the table's names in it
         for name in out:
@@ -302,6 +327,38 @@ _MANY_CHILDREN = 16
 
 def _contains(node, target) -> bool:
     return (node.lineno, node.col_offset) <= target[:2] and target[2:] <= (node.end_lineno, node.end_col_offset)
+
+
+def _training_test(test) -> bool | None:
+    """True for ``self.training``, False for ``not self.training``, else None (``self.training and x`` too: its
+    ``else`` may run in training)."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = _training_test(test.operand)
+        return None if inner is None else not inner
+    if isinstance(test, ast.Attribute) and test.attr == "training" and isinstance(test.value, ast.Name) \
+            and test.value.id == "self":
+        return True
+    return None
+
+
+def _enclosing(root, target) -> list:
+    """The nodes of ``root`` from the top down to ``target`` (empty when it is not in it)."""
+    path, stack = [], [(root, iter(ast.iter_child_nodes(root)))]
+    path.append(root)
+    if root is target:
+        return path
+    while stack:
+        node, children = stack[-1]
+        child = next(children, None)
+        if child is None:
+            stack.pop()
+            path.pop()
+            continue
+        path.append(child)
+        if child is target:
+            return path
+        stack.append((child, iter(ast.iter_child_nodes(child))))
+    return []
 
 
 def _before(stmt, at) -> bool:
@@ -1325,8 +1382,19 @@ class _Module:
         return None
 
     def gradients(self, call) -> bool | None:
-        """False inside ``torch.no_grad()`` / ``inference_mode()`` (a with block or a decorator)."""
+        """False inside ``torch.no_grad()`` / ``inference_mode()`` (a with block or a decorator), in the branch of
+        ``if self.training:`` that runs at inference (its ``else``, or the body of ``if not self.training:``), and
+        when the call's result is only compared or detached (:meth:`detached`)."""
+        if self.detached(call):
+            return False
         for node in self.ancestors(call):
+            if isinstance(node, ast.If):
+                training_test = _training_test(node.test)
+                if training_test is not None:
+                    in_body = any(_contains(stmt, (call.lineno, call.col_offset, call.end_lineno,
+                                                   call.end_col_offset)) for stmt in node.body)
+                    if in_body != training_test:
+                        return False
             items = []
             if isinstance(node, (ast.With, ast.AsyncWith)):
                 items = [item.context_expr for item in node.items]
@@ -1339,6 +1407,36 @@ class _Module:
                 if name in apis.ENABLE_GRAD:
                     return None
         return None
+
+    def detached(self, call) -> bool:
+        """True when the call's value (``m = F.interpolate(...)``, a method chained on it included) is next used
+        only inside comparisons or ``.detach()`` (``m = (m.sigmoid() < 0.5).bool()``): no gradient reaches the
+        call."""
+        node, parent = call, self.parent.get(call)
+        while isinstance(parent, ast.Attribute) and isinstance(self.parent.get(parent), ast.Call):
+            node = self.parent.get(parent)  # `F.interpolate(...).view(...)`
+            self.locate(node)
+            parent = self.parent.get(node)
+        if not (isinstance(parent, ast.Assign) and parent.value is node and len(parent.targets) == 1
+                and isinstance(parent.targets[0], ast.Name)):
+            return False
+        name = parent.targets[0].id
+        block = self.parent.get(parent)
+        body = getattr(block, "body", None)
+        if not isinstance(body, list) or parent not in body:
+            return False
+        for stmt in body[body.index(parent) + 1:]:
+            loads = [n for n in ast.walk(stmt) if isinstance(n, ast.Name) and n.id == name
+                     and isinstance(n.ctx, ast.Load)]
+            if not loads:
+                continue
+            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+                    and stmt.targets[0].id == name):
+                return False
+            cut = {id(n) for n in ast.walk(stmt.value) if isinstance(n, ast.Compare)
+                   or (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "detach")}
+            return all(any(id(a) in cut for a in _enclosing(stmt.value, load)) for load in loads)
+        return False
 
     def in_model(self, call) -> bool | None:
         """True in a method of a model class (an ``nn.Module``): code that is trained and exported; False in a
