@@ -1284,12 +1284,28 @@ class _Module:
             return Arg.known(False, "api-default")
         for expr, where, _ in sources:
             value = self.evaluate(expr, where)
+            if not value.certain and self.divides(expr, where):
+                return Arg.known(True, "implied", f"the scale factor `{_src(expr)}` is a quotient")
             if not value.certain:
                 return Arg.unknown(f"scale factor {value.detail or _src(expr)}")
             items = value.value if isinstance(value.value, tuple) else (value.value,)
             if any(v is not None and not (isinstance(v, (int, float)) and float(v).is_integer()) for v in items):
                 return Arg.known(True, value.how)
         return Arg.known(False, "literal")
+
+    def divides(self, expr, at, depth: int = 0) -> bool:
+        """True when a scale factor is computed by a true division (``min(target / h, limit / w)``), followed
+        through the names the function assigns once: a ratio of sizes, fractional in general."""
+        if depth > 2:
+            return False
+        if isinstance(expr, ast.Name):
+            for func in self.functions(at):
+                assigns = self.function_assigns(func).get(expr.id)
+                if assigns:
+                    return len(assigns) == 1 and assigns[0][0] is not None \
+                        and self.divides(assigns[0][0], assigns[0][1], depth + 1)
+            return False
+        return any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div) for n in ast.walk(expr))
 
     # --------------------------------------------------------------------------------- where it runs
     def input_kind(self, call: ast.Call, api: apis.Api, bound) -> str | None:
