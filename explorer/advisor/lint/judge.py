@@ -271,6 +271,13 @@ class Judge:
                     issue.condition = issue.condition or f"in {where}"
                     issue.message = (f"In {where} (it runs before or after the model, without "
                                      f"gradients): {issue.message}")
+        if site.extra.get("fallback"):
+            for issue in verdict.issues:
+                if issue.severity != "info":
+                    issue.severity = "info"
+                    issue.condition = issue.condition or f"if the call before it raises {site.extra['fallback']}"
+                    issue.message = (f"A fallback run only when the call before it raises {site.extra['fallback']} "
+                                     f"(a release without that name): {issue.message}")
         return verdict
 
     # ------------------------------------------------------------------------------------------- export
@@ -465,7 +472,7 @@ class Judge:
         in the differentiated graph (backward failures), in the exported model (export failures)."""
         if f.operation in ("backward", "double_backward") and site.extra.get("targets"):
             return (f"if gradients flow through this call (its input is computed from `{site.extra['targets']}`, "
-                    "ground truth, which carries none)")
+                    "data of the batch (ground truth or the input), which carries none)")
         if f.operation in ("backward", "double_backward") and not (site.in_model or site.differentiated):
             if site.in_model is False:
                 return "if gradients flow through this call (its model sets requires_grad=False)"

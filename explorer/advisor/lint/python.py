@@ -289,7 +289,10 @@ _KERAS_BACKEND = re.compile(r"KERAS_BACKEND[\"']\s*(?:\]\s*=|,)\s*[\"'](tensorfl
 #: Keras submodules that keras_applications-style code is given at run time.
 _INJECTED = ("layers", "backend", "models")
 #: A library's names for another library (Keras 2's backend module is TensorFlow's: ``K.tf.image.resize``).
-LIBRARY_REEXPORTS = {"keras.backend.tf": "tensorflow", "tensorflow.keras.backend.tf": "tensorflow"}
+LIBRARY_REEXPORTS = {"keras.backend.tf": "tensorflow", "tensorflow.keras.backend.tf": "tensorflow",
+                     "tensorflow.compat.v2": "tensorflow"}
+#: Keras model methods whose first parameter is the batch of data.
+_STEP_METHODS = ("train_step", "test_step")
 _MAIN_GUARD = re.compile(r"^if\s+__name__\s*==\s*[\"']__main__[\"']\s*:", re.MULTILINE)
 _COMMAND_LINE = re.compile(r"\bimport argparse\b|\bsys\.argv\b|\bimport click\b|\bfrom absl import app\b"
                            r"|\bimport fire\b")
@@ -695,6 +698,8 @@ class _Module:
             if node.id in self.local_defs:
                 return None  # a project function or class (it shadows an import of the same name)
             found = self.imports.get(node.id)
+            if found in LIBRARY_REEXPORTS:
+                return LIBRARY_REEXPORTS[found]
             if found is None and self.star_modules and node.id not in self.module_assigns:
                 for module in self.star_modules:  # `from keras.layers import *`: a name the module does not bind
                     if apis.lookup(f"{module}.{node.id}") is not None:
@@ -1089,6 +1094,9 @@ class _Module:
         if api.defaults.get("antialias") == "downscale" and antialias.how == "unknown" and "antialias" not in bound:
             antialias = self.implicit_antialias(api, bound)
         extra = self.device_guard(call)
+        fallback = self.fallback(call)
+        if fallback:
+            extra["fallback"] = fallback
         wrapped = self.wrapped(call, api, bound) if not api.name.startswith(module_name(self.path) + ".") else None
         if wrapped:
             extra["wrapper"] = wrapped
@@ -1424,6 +1432,26 @@ class _Module:
                     return None
         return None
 
+    def fallback(self, call) -> str | None:
+        """The exception a call's ``except`` handler catches when the call is the fallback of a ``try`` whose
+        body resizes too (``try: tf.image.resize(...)`` / ``except AttributeError: tf.image.resize_images(...)``):
+        it runs only where the first call's name is missing (an older release)."""
+        for node in self.ancestors(call):
+            if isinstance(node, ast.ExceptHandler):
+                caught = _src(node.type) if node.type is not None else ""
+                if not re.search(r"\b(AttributeError|ImportError|ModuleNotFoundError)\b", caught):
+                    return None
+                handler = node
+                try_node = self.parent.get(handler)
+                if isinstance(try_node, ast.Try) and any(
+                        isinstance(n, ast.Call) and (getattr(n.func, "attr", None) or getattr(n.func, "id", None))
+                        in self.callees for stmt in try_node.body for n in ast.walk(stmt)):
+                    return caught
+                return None
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                return None
+        return None
+
     def detached(self, call) -> bool:
         """True when the call's value (``m = F.interpolate(...)``, a method chained on it included) is next used
         only inside comparisons or ``.detach()`` (``m = (m.sigmoid() < 0.5).bool()``): no gradient reaches the
@@ -1545,6 +1573,8 @@ class _Module:
                     for value, stmt in assigns[name.id]:
                         if value is None and isinstance(stmt, (ast.For, ast.AsyncFor)):
                             value = stmt.iter
+                        elif value is None and isinstance(stmt, ast.Assign):
+                            value = stmt.value  # unpacked: `x, y = data`
                         if value is None:
                             return None
                         stack.append((value, depth + 1))
@@ -1552,7 +1582,11 @@ class _Module:
                     reached.add(name.id)
                 elif name.id not in self.imports and name.id not in dir(__builtins__):
                     return None  # a global or closure value the linter does not follow
-        if reached and all(_TARGET_NAME.search(p) for p in reached):
+        batch = set()
+        if getattr(func, "name", None) in _STEP_METHODS and self.enclosing_class(func) is not None:
+            names = [a.arg for a in func.args.posonlyargs + func.args.args]
+            batch = set(names[1:2])  # Keras's train_step(self, data): the batch, read from the dataset
+        if reached and all(_TARGET_NAME.search(p) or p in batch for p in reached):
             return ", ".join(sorted(reached))
         return None
 
