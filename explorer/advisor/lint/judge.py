@@ -472,7 +472,7 @@ class Judge:
         in the differentiated graph (backward failures), in the exported model (export failures)."""
         if f.operation in ("backward", "double_backward") and site.extra.get("targets"):
             return (f"if gradients flow through this call (its input is computed from `{site.extra['targets']}`, "
-                    "data of the batch (ground truth or the input), which carries none)")
+                    "ground truth or the input batch, which carries none)")
         if f.operation in ("backward", "double_backward") and not (site.in_model or site.differentiated):
             if site.in_model is False:
                 return "if gradients flow through this call (its model sets requires_grad=False)"

@@ -507,7 +507,8 @@ class _Module:
                 resolved = self.reexported(absolute)
                 if resolved is not None:
                     self.imports[name] = resolved
-                    self.project_imports[name] = absolute
+                if resolved is not None or absolute.split(".")[0] not in library_roots():
+                    self.project_imports[name] = absolute  # its attributes may be in the table
         self.local_defs = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef,
                                                                         ast.ClassDef))}
         self.module_assigns = self._assignments(tree.body)
