@@ -497,3 +497,19 @@ def test_the_batch_of_a_keras_train_step_carries_no_gradient(tmp_path):
     report = _lint(tmp_path, {"m.py": src}, backend="candle", training=True)
     assert {(i.site.line, i.severity) for i in report if i.rule == "candle-bilinear-backward"} == \
         {(6, "warning"), (9, "error")}
+
+
+def test_an_asserted_downscale_is_antialiased_by_jax():
+    from explorer.advisor.lint.python import read_python
+    body = "  return jax.image.resize(x, (x.shape[0], size[0], size[1], x.shape[3]), method='bilinear')\n"
+    src = ("import jax\ndef down(x, size):\n  assert tuple(size) <= x.shape[1:3]\n" + body
+           + "def up(x, size):\n  assert x.shape[1:3] <= tuple(size)\n" + body + "def free(x, size):\n" + body)
+    assert [s.antialias.values for s in read_python(src, "m.py")] == [(True,), (False,), (False, True)]
+
+
+def test_jax_antialias_true_acts_only_when_the_call_downscales():
+    from explorer.advisor.lint.python import read_python
+    src = ("import jax\ndef f(x, s):\n  a = jax.image.resize(x, (s, s), 'bilinear', antialias=True)\n"
+           "  b = jax.image.resize(x, (s * 2, s * 2), 'bilinear', antialias=True)\n"
+           "  return jax.image.resize(x, (s // 2, s // 2), 'bilinear', antialias=True)\n")
+    assert [s.antialias.values for s in read_python(src, "m.py")] == [(False, True), (False,), (True,)]

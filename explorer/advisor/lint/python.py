@@ -1094,6 +1094,10 @@ class _Module:
                 runs = "host"  # a tensor made on the host and never moved to a device
         if api.defaults.get("antialias") == "downscale" and antialias.how == "unknown" and "antialias" not in bound:
             antialias = self.implicit_antialias(api, bound)
+        elif api.defaults.get("antialias") == "downscale" and antialias.certain and antialias.value is True:
+            implied = self.implicit_antialias(api, bound)  # JAX's antialias=True acts only when downscaling
+            if not implied.certain or implied.value is False:
+                antialias = implied
         extra = self.device_guard(call)
         fallback = self.fallback(call)
         if fallback:
@@ -1145,6 +1149,8 @@ class _Module:
         for param in ("shape", "scale"):
             for expr, where, _ in bound.get(param, []):
                 direction = direction or self.direction(expr, where, param == "scale")
+                if direction is None and param == "shape":
+                    direction = self.asserted_direction(expr, where)
         if direction == "down":
             return Arg.known(True, "implied", f"{api.name.rsplit('.', 1)[-1]} antialiases a downscale by default")
         if direction == "up":
@@ -1181,6 +1187,32 @@ class _Module:
         if "down" in seen:
             return "down"
         return "up" if "up" in seen else None
+
+    def asserted_direction(self, shape, at) -> str | None:
+        """'down' when the function asserts, before the call, that a size the shape is built from is at most
+        an input's ``.shape`` (``assert tuple(image_size) <= x.shape[1:3]``), 'up' for at least."""
+        names = {n.id for n in ast.walk(shape) if isinstance(n, ast.Name)}
+        funcs = self.functions(at)
+        if not names or not funcs or isinstance(funcs[0], ast.Lambda):
+            return None
+        for stmt in _statements(funcs[0].body):
+            if not isinstance(stmt, ast.Assert) or not _before(stmt, at) or not isinstance(stmt.test, ast.Compare) \
+                    or len(stmt.test.ops) != 1:
+                continue
+            left, right, op = stmt.test.left, stmt.test.comparators[0], stmt.test.ops[0]
+            if isinstance(op, (ast.Gt, ast.GtE)):
+                left, right, op = right, left, ast.LtE()
+            if not isinstance(op, (ast.Lt, ast.LtE)):
+                continue
+            def sizes(e):
+                return {n.id for n in ast.walk(e) if isinstance(n, ast.Name)}
+            def has_shape(e):
+                return any(isinstance(n, ast.Attribute) and n.attr == "shape" for n in ast.walk(e))
+            if sizes(left) & names and has_shape(right) and not has_shape(left):
+                return "down"
+            if sizes(right) & names and has_shape(left) and not has_shape(right):
+                return "up"
+        return None
 
     def coordinates(self, api: apis.Api, bound, align: Arg) -> str | None:
         """``repeat`` (nearest repeats pixels) or ``legacy`` (TensorFlow 1 coordinates) for the call, or None."""
