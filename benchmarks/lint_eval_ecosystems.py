@@ -7,13 +7,14 @@ TREES holds ``<set>/src/<owner>+<repo>`` for each set: the working trees of the 
 target the expected severity of a risky call).  The development set was used while building; ``heldout`` was
 labelled after the first round's code was written and used for development in the second; ``heldout2`` was
 chosen before the second round's code was read against it (14 repositories, every candidate line of the
-smaller ones and a seeded random sample of files of the larger: ``heldout2`` rows name them) and labelled
-after that code was written.  ``heldout3`` (13 repositories: segment-anything, stable-diffusion, dino,
-denoising-diffusion-pytorch, imagen-pytorch, maxdiffusion, deeplab2, keras-vision-models, keras-retinanet,
-keras-ocr, stable-diffusion-tensorflow, diffusers-rs, tch-rs) was chosen and labelled blind in the third round,
-from the repositories' code and the libraries' semantics, before the linter was run on it (every candidate line,
-a seeded sample of keras-vision-models' processor files, a sample of tch-rs's generated bindings: the rows'
-notes say which).  For each repository and target the linter runs over
+smaller ones and a seeded random sample of files of the larger: ``heldout2`` rows name them), labelled
+after that code was written, scored once and then used for development (rows changed since say so in their
+note).  ``heldout3`` (13 repositories: segment-anything, stable-diffusion, dino, denoising-diffusion-pytorch,
+imagen-pytorch, maxdiffusion, deeplab2, keras-vision-models, keras-retinanet, keras-ocr,
+stable-diffusion-tensorflow, diffusers-rs, tch-rs) was chosen and labelled blind in the third round, from the
+repositories' code and the libraries' semantics, before the linter was run on it (every candidate line, a seeded
+sample of keras-vision-models' processor files, a sample of tch-rs's generated bindings: the rows' notes say
+which).  For each repository and target the linter runs over
 the whole tree; its findings (warning and above) on the labelled files are matched by path and line:
 
 * errors right: of the lines reported as errors, the share labelled error;

@@ -92,7 +92,7 @@ def test_backward_failures_need_the_call_to_be_in_a_trained_model(tmp_path):
             def forward(self, x):
                 return F.interpolate(x, (8, 8), mode="bicubic", antialias=True)
 
-        def preprocess(x):
+        def helper(x):
             return F.interpolate(x, (8, 8), mode="bicubic", antialias=True)
 
         class Frozen(nn.Module):

@@ -366,3 +366,150 @@ def test_tensorflow_bilinear_ported_to_burn_is_burns_bilinear_without_align_corn
     for backend in ("burn-ndarray", "burn-tch", "burn-wgpu"):
         report = _lint(tmp_path / backend, {"m.py": src}, backend=backend, training=False)
         assert "port-convention-differs" not in {r for _, r in _rules(report)}
+
+
+def _api(src, path="m.py", **kw):
+    from explorer.advisor.lint.python import read_python
+    return {s.line: s.api for s in read_python(src, path, **kw)}
+
+
+TF_NEAREST = "    return tf.image.resize(x, (8, 8), 'nearest')\n"
+
+
+def test_a_functions_name_says_it_runs_before_or_after_the_model(tmp_path):
+    src = ("import tensorflow as tf\ndef preprocess_image(x):\n" + TF_NEAREST + "def _update_metrics(x):\n"
+           + TF_NEAREST + "def decoder(x):\n" + TF_NEAREST)
+    report = _lint(tmp_path, {"tasks/seg.py": src}, backend="candle", training=True)
+    assert {i.site.line: i.severity for i in report} == {3: "warning", 5: "warning", 7: "error"}
+
+
+def test_a_preprocess_function_that_model_code_calls_is_model_code(tmp_path):
+    files = {"pkg/utils.py": "import tensorflow as tf\ndef preprocess(x):\n" + TF_NEAREST,
+             "pkg/net.py": "import keras\nfrom pkg import utils\nclass Net(keras.layers.Layer):\n"
+                           "    def call(self, x):\n        return utils.preprocess(x)\n"}
+    report = _lint(tmp_path, files, backend="candle", training=True)
+    assert {(i.site.path, i.severity) for i in report} == {("pkg/utils.py", "error")}
+
+
+def test_a_command_line_programs_own_code_runs_around_the_model(tmp_path):
+    body = ("import torch.nn.functional as F\ndef post(pred):\n"
+            "    return F.interpolate(pred, size=(9, 9), mode='bicubic')\n")
+    main = "if __name__ == '__main__':\n    post(None)\n"
+    program = _lint(tmp_path / "a", {"m.py": "import argparse\n" + body + main}, backend="candle", training=True)
+    module = _lint(tmp_path / "b", {"m.py": body + main}, backend="candle", training=True)
+    assert {i.severity for i in program} == {"warning"}
+    assert "error" in {i.severity for i in module}
+
+
+def test_paths_of_visualization_and_data_modules():
+    from explorer.advisor.lint.context import path_context
+    assert [path_context(p) for p in ("pkg/visualizing/maps.py", "clip/tf_data.py", "pkg/vis_utils.py",
+                                      "run_tflite.py", "pkg/database.py", "pkg/model.py")] == \
+        ["evaluation", "preprocessing", None, "script", None, None]
+
+
+def test_keras_names_from_a_star_import_and_injected_at_run_time():
+    star = "from keras.layers import *\ndef up(x):\n    return UpSampling2D((2, 2))(x)\n"
+    assert _api(star) == {3: "keras.layers.UpSampling2D"}
+    own = "from keras.layers import *\ndef UpSampling2D(s):\n    return s\ndef up(x):\n    return UpSampling2D(2)(x)\n"
+    assert _api(own) == {}
+    injected = ("from keras_applications import get_submodules_from_kwargs\nlayers = None\n"
+                "def build(x, **kwargs):\n    global layers\n    _, layers, _, _ = get_submodules_from_kwargs(kwargs)\n"
+                "    return layers.UpSampling2D(2, interpolation='bilinear')(x)\n")
+    assert _api(injected) == {6: "keras.layers.UpSampling2D"}
+    local = "import keras\ndef build(x, layers):\n    return layers.UpSampling2D(2)(x)\n"
+    assert _api(local) == {}
+
+
+def test_keras_2_backend_names():
+    src = ("from keras import backend as K\ndef f(x):\n"
+           "    a = K.tf.image.resize_bilinear(x, (8, 8), align_corners=True)\n"
+           "    return K.resize_images(a, 2, 2, 'channels_last', interpolation='bilinear')\n")
+    assert _api(src) == {3: "tensorflow.compat.v1.image.resize_bilinear", 4: "keras.backend.resize_images"}
+    v2 = "import tensorflow.compat.v2 as tf\ndef f(x):\n    return tf.image.resize(x, [4, 4], tf.image.ResizeMethod.BICUBIC)\n"
+    from explorer.advisor.lint.python import read_python
+    assert [s.mode.values for s in read_python(v2, "m.py")] == [("bicubic",)]
+
+
+def test_jupyter_checkpoints_are_walked_other_hidden_folders_are_not(tmp_path):
+    src = "import torch.nn.functional as F\ndef f(x):\n    return F.interpolate(x, scale_factor=2, mode='bicubic')\n"
+    report = _lint(tmp_path, {".ipynb_checkpoints/m-checkpoint.py": src, ".cache/m.py": src}, backend="candle")
+    assert {i.site.path for i in report} == {".ipynb_checkpoints/m-checkpoint.py"}
+
+
+def test_re_exports_are_followed_through_project_modules_two_levels():
+    from explorer.advisor.lint.python import project_reexports
+    sources = [("pkg/backend.py", "if tf:\n    from pkg import tf_functional as functional\n"),
+               ("pkg/tf_functional.py", "from tensorflow.image import resize, crop_to_box as crop\n"),
+               ("d2/layers/__init__.py", "from .wrappers import (\n    Conv2d,  # a layer\n    interpolate,\n)\n"),
+               ("d2/layers/wrappers.py", "import torch.nn.functional as F\ninterpolate = F.interpolate\n")]
+    table = project_reexports(sources)
+    assert table["pkg.backend.functional.resize"] == "tensorflow.image.resize"
+    assert table["pkg.tf_functional.crop"] == "tensorflow.image.crop_to_box"
+    assert table["d2.layers.interpolate"] == "torch.nn.functional.interpolate"
+    user = "from pkg.backend import functional\ndef f(x):\n    return functional.resize(x, (4, 4), 'nearest')\n"
+    assert _api(user, "pkg/net.py", reexports=table) == {3: "tensorflow.image.resize"}
+
+
+TORCH_MODEL = """import torch.nn.functional as F
+from torch import nn
+class Head(nn.Module):
+    def forward(self, x):
+        if self.training:
+            return F.interpolate(x, size=(8, 8), mode="bilinear")
+        else:
+            return F.interpolate(x, size=(8, 8), mode="bilinear")
+    def mask(self, x):
+        m = F.interpolate(x, size=(8, 8), mode="bilinear")
+        m = (m.sigmoid() < 0.5).bool()
+        n = F.interpolate(x, size=(8, 8), mode="bilinear")
+        n = n.sigmoid() * 2
+        return m, n
+"""
+
+
+def test_no_gradient_in_the_inference_branch_nor_through_a_compared_value(tmp_path):
+    report = _lint(tmp_path, {"m.py": TORCH_MODEL}, backend="candle", training=True)
+    errors = {i.site.line for i in report if i.severity == "error"}
+    assert errors == {6, 12}
+
+
+def test_a_scale_factor_computed_by_a_division_is_fractional():
+    from explorer.advisor.lint.python import read_python
+    src = ("import torch.nn.functional as F\ndef f(x, h, w):\n    s = min(512 / h, 800 / w)\n"
+           "    a = F.interpolate(x, scale_factor=s, mode='bilinear')\n"
+           "    return F.interpolate(a, scale_factor=h, mode='bilinear')\n")
+    assert [s.scale_factor.values for s in read_python(src, "m.py")] == [(True,), ()]
+
+
+def test_a_fallback_for_an_older_release_is_info(tmp_path):
+    src = ("import tensorflow as tf\nclass Interp:\n    def call(self, x):\n        try:\n"
+           "            return tf.image.resize(x, [8, 8], 'nearest')\n        except AttributeError:\n"
+           "            return tf.image.resize_images(x, [8, 8], 1, align_corners=True)\n")
+    report = _lint(tmp_path, {"m.py": src}, backend="candle", training=True)
+    assert {i.site.line for i in report} == {5}
+
+
+def test_the_batch_of_a_keras_train_step_carries_no_gradient(tmp_path):
+    src = ("import keras\nimport tensorflow as tf\nclass Distiller(keras.Model):\n    def train_step(self, data):\n"
+           "        x, = data\n        small = tf.image.resize(x, (8, 8))\n        return self.student(small)\n"
+           "    def call(self, x):\n        return tf.image.resize(x, (8, 8))\n")
+    report = _lint(tmp_path, {"m.py": src}, backend="candle", training=True)
+    assert {(i.site.line, i.severity) for i in report if i.rule == "candle-bilinear-backward"} == \
+        {(6, "warning"), (9, "error")}
+
+
+def test_an_asserted_downscale_is_antialiased_by_jax():
+    from explorer.advisor.lint.python import read_python
+    body = "  return jax.image.resize(x, (x.shape[0], size[0], size[1], x.shape[3]), method='bilinear')\n"
+    src = ("import jax\ndef down(x, size):\n  assert tuple(size) <= x.shape[1:3]\n" + body
+           + "def up(x, size):\n  assert x.shape[1:3] <= tuple(size)\n" + body + "def free(x, size):\n" + body)
+    assert [s.antialias.values for s in read_python(src, "m.py")] == [(True,), (False,), (False, True)]
+
+
+def test_jax_antialias_true_acts_only_when_the_call_downscales():
+    from explorer.advisor.lint.python import read_python
+    src = ("import jax\ndef f(x, s):\n  a = jax.image.resize(x, (s, s), 'bilinear', antialias=True)\n"
+           "  b = jax.image.resize(x, (s * 2, s * 2), 'bilinear', antialias=True)\n"
+           "  return jax.image.resize(x, (s // 2, s // 2), 'bilinear', antialias=True)\n")
+    assert [s.antialias.values for s in read_python(src, "m.py")] == [(False, True), (False,), (True,)]

@@ -171,6 +171,7 @@ def _judge_file(reader: str, text: str, sites: list, judge: Judge, report: LintR
     verdicts = [(site, judge.judge(site)) for site in sites]
     for site, verdict in verdicts:
         site.extra.pop("wrapper", None)
+        site.extra.pop("named_context", None)
         report.sites.append(site)
         if not verdict.judged:
             report.not_judged.append(site)
@@ -279,6 +280,9 @@ def _follow_model_callers(read: list, reexports=None) -> list:
                 if module == here or not (head == module or head.split(".")[0] == module.split(".")[0]):
                     continue  # its own module shows it (read_python); another package's function of that name
                 site.in_model = True
+                if "named_context" in site.extra:  # a `preprocess` function model code calls is model code
+                    site.context = "model"
+                    site.training, site.exported = site.extra.pop("named_context")
                 site.differentiated = site.differentiated or kind == "grad"
                 site.extra["called_from"] = f"{relative} ({'differentiated' if kind == 'grad' else 'model'} code)"
                 site.function = None

@@ -31,13 +31,19 @@ _PARTS = re.compile(r"[/\\]")
 _TEST_DIRS = {"test", "tests", "testing", "benches", "unittests"}
 _PRE_DIRS = {"pp", "preprocessing", "preprocess", "data", "datasets", "dataset", "transforms", "input_pipeline",
              "augment", "augmentation", "augmentations", "data_pipeline", "pipelines"}
-_EVAL_DIRS = {"evaluators", "evaluation", "evaluations", "eval", "metrics"}
+_EVAL_DIRS = {"evaluators", "evaluation", "evaluations", "eval", "metrics", "visualization", "visualizations",
+              "visualizing", "visualize", "vis"}
 _SCRIPT_DIRS = {"scripts", "tools", "demo", "demos"}
 _TEST_FILE = re.compile(r"(^test_.*|.*_test|^conftest|.*_tests)\.(py|rs)$")
 _PRE_FILE = re.compile(r"(preprocess|augment|transforms?\.py$|input_pipeline|_converter\.py$|data_?loader|"
-                       r"dataset)", re.IGNORECASE)
-_EVAL_FILE = re.compile(r"(^eval|_eval\.py$|evaluat|metric)", re.IGNORECASE)
-_SCRIPT_FILE = re.compile(r"^(demo|inference|infer|predict|app|export)[^/]*\.py$", re.IGNORECASE)
+                       r"dataset|_data\.py$)", re.IGNORECASE)
+_EVAL_FILE = re.compile(r"(^eval|_eval\.py$|evaluat|metric|visuali[sz])", re.IGNORECASE)
+_SCRIPT_FILE = re.compile(r"^(demo|inference|infer|predict|app|export|run)[^/]*\.py$", re.IGNORECASE)
+#: Names of functions whose code runs before the model (input pipelines) or after it (post-processing of its
+#: predictions, metrics, visualisation), wherever the file is: ``preprocess_image``, ``_update_metrics``, ``infer``.
+_PRE_FUNCTION = re.compile(r"^_*(pre_?process|augment|data_aug)", re.IGNORECASE)
+_POST_FUNCTION = re.compile(r"^_*(post_?process|infer($|_|ence)|predict($|_)|evaluat|visuali[sz]|plot_|draw_|"
+                            r"record_prediction|save_prediction)|(^|_)metrics?($|_)", re.IGNORECASE)
 #: A file that shows it trains what it runs.
 TRAINS = re.compile(r"\.backward\s*\(|\bautograd\.grad\s*\(|\bjax\.(value_and_)?grad\s*\(|\bvalue_and_grad\s*\("
                     r"|\.gradient\s*\(|\boptim(?:izer)?\b|\boptax\b|\bbackward_step\b|\bAdamW?\b|\bSGD\b"
@@ -58,6 +64,20 @@ def path_context(path: str) -> str | None:
         return "preprocessing"
     if _SCRIPT_DIRS & set(dirs) or _SCRIPT_FILE.match(name):
         return "script"
+    return None
+
+
+def function_context(name: str) -> str | None:
+    """The context a function's name says (``preprocess_image``: preprocessing; ``postprocess``, ``infer``,
+    ``_update_metrics``, ``visualize``: evaluation), or None.
+
+    >>> [function_context(n) for n in ("preprocess_video", "_update_metrics", "infer", "forward", "metric_fn")]
+    ['preprocessing', 'evaluation', 'evaluation', None, 'evaluation']
+    """
+    if _PRE_FUNCTION.search(name):
+        return "preprocessing"
+    if _POST_FUNCTION.search(name):
+        return "evaluation"
     return None
 
 

@@ -28,6 +28,8 @@ from ...limits import LINT_MAX_FILE_BYTES
 #: Suffix -> reader.
 SUFFIXES = {".py": "python", ".pyi": "python", ".rs": "rust", ".toml": "config", ".yaml": "config",
             ".yml": "config", ".json": "config", ".cfg": "config", ".ini": "config", ".onnx": "onnx"}
+#: Hidden folders that hold the project's code: Jupyter's saved copies of the modules it edits.
+WALKED_HIDDEN = {".ipynb_checkpoints"}
 SKIP_DIRS = {".git", "target", "node_modules", "__pycache__", ".venv", "venv", ".tox", "build", "dist"}
 
 
@@ -80,7 +82,7 @@ def walk(root, include=(), exclude=(), skipped: list | None = None):
         skipped.append(Skipped(str(exc.filename), f"cannot list the directory ({exc.strerror})"))
 
     for directory, dirs, files in os.walk(root, onerror=on_error):
-        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and (not d.startswith(".") or d in WALKED_HIDDEN))
         for name in sorted(files):
             path = Path(directory) / name
             reader = SUFFIXES.get(path.suffix.lower())

@@ -262,13 +262,22 @@ class Judge:
             verdict.issues.extend(self.burn_import_issues(site))
         if role == "ported" and site.library in CONVENTION_SOURCES:
             verdict.issues.extend(self.legacy_issues(site))
-        if site.context in OUTSIDE_MODEL:
+        around = site.context == "script" and not site.in_model  # a script's own code around the model it runs
+        if site.context in OUTSIDE_MODEL or around:
+            where = "a script's code outside the model" if around else f"{site.context} code"
             for issue in verdict.issues:
                 if issue.severity == "error":
                     issue.severity = "warning"
-                    issue.condition = issue.condition or f"in {site.context} code"
-                    issue.message = (f"In {site.context} code (it runs before or after the model, without "
+                    issue.condition = issue.condition or f"in {where}"
+                    issue.message = (f"In {where} (it runs before or after the model, without "
                                      f"gradients): {issue.message}")
+        if site.extra.get("fallback"):
+            for issue in verdict.issues:
+                if issue.severity != "info":
+                    issue.severity = "info"
+                    issue.condition = issue.condition or f"if the call before it raises {site.extra['fallback']}"
+                    issue.message = (f"A fallback run only when the call before it raises {site.extra['fallback']} "
+                                     f"(a release without that name): {issue.message}")
         return verdict
 
     # ------------------------------------------------------------------------------------------- export
@@ -463,7 +472,7 @@ class Judge:
         in the differentiated graph (backward failures), in the exported model (export failures)."""
         if f.operation in ("backward", "double_backward") and site.extra.get("targets"):
             return (f"if gradients flow through this call (its input is computed from `{site.extra['targets']}`, "
-                    "ground truth, which carries none)")
+                    "ground truth or the input batch, which carries none)")
         if f.operation in ("backward", "double_backward") and not (site.in_model or site.differentiated):
             if site.in_model is False:
                 return "if gradients flow through this call (its model sets requires_grad=False)"

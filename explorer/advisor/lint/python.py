@@ -34,7 +34,7 @@ import numpy as np
 
 from ...conventions import registry
 from . import apis
-from .context import TRAINS, path_context
+from .context import TRAINS, function_context, path_context
 from .sites import CERTAIN, Arg, Site, snippet_of, source_lines
 
 MAX_DEPTH = 8
@@ -129,16 +129,43 @@ def library_roots() -> frozenset:
 
 
 _IMPORT_LINE = re.compile(r"^[ \t]*(?:import[ \t]+([\w.]+)(?:[ \t]+as[ \t]+(\w+))?"
-                          r"|from[ \t]+([\w.]+)[ \t]+import[ \t]+(\*|\w+)(?:[ \t]+as[ \t]+(\w+))?)[ \t]*(?:#.*)?$",
+                          r"|from[ \t]+([\w.]+)[ \t]+import[ \t]+(\*|\w+(?:[ \t]+as[ \t]+\w+)?"
+                          r"(?:[ \t]*,[ \t]*\w+(?:[ \t]+as[ \t]+\w+)?)*))[ \t]*,?[ \t]*(?:#.*)?$",
                           re.MULTILINE)
+
+
+_PAREN_IMPORT = re.compile(r"^[ \t]*from[ \t]+([\w.]+)[ \t]+import[ \t]*\(([^)]*)\)", re.MULTILINE)
+#: A module-level name bound to another name (``interpolate = F.interpolate``).
+_NAME_ASSIGN = re.compile(r"^(\w+)[ \t]*=[ \t]*([A-Za-z_][\w.]*)[ \t]*(?:#.*)?$", re.MULTILINE)
+
+
+def _import_matches(text: str):
+    """(plain module, its alias, from-module, name, its alias) of each import line, one per imported name
+    (parenthesised imports over several lines included)."""
+    if "(" in text:
+        for m in _PAREN_IMPORT.finditer(text):
+            for part in re.sub(r"#[^\n]*", "", m.group(2)).split(","):
+                name, _, as_name = part.strip().partition(" as ")
+                if re.fullmatch(r"\w+", name.strip()):
+                    yield None, None, m.group(1), name.strip(), as_name.strip() or None
+    for m in _IMPORT_LINE.finditer(text):
+        plain, alias, source, names = m.groups()
+        if plain:
+            yield plain, alias, None, None, None
+            continue
+        for part in names.split(","):
+            name, _, as_name = part.strip().partition(" as ")
+            yield None, None, source, name.strip(), as_name.strip() or None
 
 
 def project_reexports(sources) -> dict[str, str]:
     """Names the project's modules bind to a library, by their dotted name in the project: a compatibility
     module such as keras-cv's ``keras_cv/src/backend/__init__.py`` (``import keras``) makes
     ``keras_cv.src.backend.keras`` the ``keras`` package, and one that star-imports a library
-    (``from keras.ops import *``) is that library's module.  ``sources``: [(path, text)] of the Python files.
-    One level: what a project module imports from another project module is not followed further.
+    (``from keras.ops import *``) is that library's module; a module-level ``interpolate = F.interpolate``
+    binds the library's function.  ``sources``: [(path, text)] of the Python files.  What a project module
+    imports from another project module is followed two levels (detectron2's ``detectron2.layers.interpolate``
+    is ``layers/wrappers.py``'s ``interpolate = F.interpolate``).
 
     >>> table = project_reexports([("pkg/backend/__init__.py", "import keras\\nfrom keras import ops as kops\\n"),
     ...                            ("pkg/backend/tops.py", "from tensorflow.image import *\\n")])
@@ -147,6 +174,10 @@ def project_reexports(sources) -> dict[str, str]:
     """
     roots = library_roots()
     out: dict[str, str] = {}
+    sources = list(sources)
+    modules = {key for path, _ in sources for key in _module_keys(module_name(path))}
+    tops = {m.split(".")[0] for m in modules}
+    aliases: dict[str, str] = {}  # a project module's name for another project module
     for path, text in sources:
         if "import" not in text:
             continue
@@ -154,9 +185,17 @@ def project_reexports(sources) -> dict[str, str]:
         if not module:
             continue
         defined = None
-        for m in _IMPORT_LINE.finditer(text):
-            plain, alias, source, name, as_name = m.groups()
+        bound: dict[str, str] = {}  # this module's names for a library
+        package = path.replace("\\", "/").endswith("__init__.py")
+        for plain, alias, source, name, as_name in _import_matches(text):
             target = plain or source
+            if source and name != "*":
+                absolute = _absolute(source, module, package)
+                if absolute.split(".")[0] in tops and absolute.split(".")[0] not in roots \
+                        and (absolute in modules or f"{absolute}.{name}" in modules):
+                    for prefix in _module_keys(module):
+                        aliases.setdefault(f"{prefix}.{as_name or name}", f"{absolute}.{name}")
+                    continue
             if target.split(".")[0] not in roots:
                 continue
             if plain:
@@ -169,10 +208,32 @@ def project_reexports(sources) -> dict[str, str]:
                 if defined is None:
                     defined = set(re.findall(r"^(?:def|class)[ \t]+(\w+)|^(\w+)[ \t]*=", text, re.MULTILINE))
                     defined = {a or b for a, b in defined}
+                bound.setdefault(key, value)
                 if key in defined:
                     continue  # the module binds the name again itself
             for prefix in _module_keys(module):
                 out.setdefault(f"{prefix}.{key}" if key is not None else prefix, value)
+        if bound:
+            for m in _NAME_ASSIGN.finditer(text):
+                head, _, rest = m.group(2).partition(".")
+                if head in bound and m.group(1) != head:
+                    for prefix in _module_keys(module):
+                        out.setdefault(f"{prefix}.{m.group(1)}", f"{bound[head]}.{rest}" if rest else bound[head])
+    for _ in range(2):  # chains: `backend.functional` is the project's `tf_functional`, which is `tensorflow.image`
+        under: dict[str, list] = {}  # a project module -> the table's names in it
+        for name in out:
+            parts = name.split(".")
+            for k in range(1, len(parts) + 1):
+                under.setdefault(".".join(parts[:k]), []).append(name)
+        added = {}
+        for key, project in aliases.items():
+            for name in under.get(project, ()):
+                chained = key + name[len(project):]
+                if chained not in out:
+                    added.setdefault(chained, out[name])
+        if not added:
+            break
+        out.update(added)
     return out
 
 
@@ -225,6 +286,16 @@ _MODEL_WORDS = ("Model", "Sequential", "transform", "grad", "Module", "Layer", "
 #: "KERAS_BACKEND", "torch")``, ``keras.config.set_backend("jax")``.
 _KERAS_BACKEND = re.compile(r"KERAS_BACKEND[\"']\s*(?:\]\s*=|,)\s*[\"'](tensorflow|jax|torch)[\"']"
                             r"|set_backend\(\s*[\"'](tensorflow|jax|torch)[\"']")
+#: Keras submodules that keras_applications-style code is given at run time.
+_INJECTED = ("layers", "backend", "models")
+#: A library's names for another library (Keras 2's backend module is TensorFlow's: ``K.tf.image.resize``).
+LIBRARY_REEXPORTS = {"keras.backend.tf": "tensorflow", "tensorflow.keras.backend.tf": "tensorflow",
+                     "tensorflow.compat.v2": "tensorflow"}
+#: Keras model methods whose first parameter is the batch of data.
+_STEP_METHODS = ("train_step", "test_step")
+_MAIN_GUARD = re.compile(r"^if\s+__name__\s*==\s*[\"']__main__[\"']\s*:", re.MULTILINE)
+_COMMAND_LINE = re.compile(r"\bimport argparse\b|\bsys\.argv\b|\bimport click\b|\bfrom absl import app\b"
+                           r"|\bimport fire\b")
 _LOSS_MODULE = re.compile(r"(?i)(^|[/\\])[^/\\]*loss[^/\\]*([/\\]|\.py$)")
 
 
@@ -259,6 +330,38 @@ _MANY_CHILDREN = 16
 
 def _contains(node, target) -> bool:
     return (node.lineno, node.col_offset) <= target[:2] and target[2:] <= (node.end_lineno, node.end_col_offset)
+
+
+def _training_test(test) -> bool | None:
+    """True for ``self.training``, False for ``not self.training``, else None (``self.training and x`` too: its
+    ``else`` may run in training)."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = _training_test(test.operand)
+        return None if inner is None else not inner
+    if isinstance(test, ast.Attribute) and test.attr == "training" and isinstance(test.value, ast.Name) \
+            and test.value.id == "self":
+        return True
+    return None
+
+
+def _enclosing(root, target) -> list:
+    """The nodes of ``root`` from the top down to ``target`` (empty when it is not in it)."""
+    path, stack = [], [(root, iter(ast.iter_child_nodes(root)))]
+    path.append(root)
+    if root is target:
+        return path
+    while stack:
+        node, children = stack[-1]
+        child = next(children, None)
+        if child is None:
+            stack.pop()
+            path.pop()
+            continue
+        path.append(child)
+        if child is target:
+            return path
+        stack.append((child, iter(ast.iter_child_nodes(child))))
+    return []
 
 
 def _before(stmt, at) -> bool:
@@ -375,6 +478,8 @@ class _Module:
         self._conditional: dict = {}
         self.imports: dict[str, str] = {}
         self.imports_pil = False
+        self.star_modules: list[str] = []  # `from keras.layers import *`
+        self.project_imports: dict[str, str] = {}  # names bound to a project module that re-exports a library
         self.classes: dict[str, ast.ClassDef] = {}
         for stmt in _statements(tree.body):  # statements only: expressions are visited where a site is
             if isinstance(stmt, ast.ClassDef):
@@ -393,15 +498,31 @@ class _Module:
                 for alias in stmt.names:
                     if alias.name != "*":
                         self.imports[alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
+                    elif base:
+                        self.star_modules.append(base)
         if self.reexports:
             here, package = module_name(path), path.replace("\\", "/").endswith("__init__.py")
             for name, target in list(self.imports.items()):
-                resolved = self.reexported(_absolute(target, here, package))
+                absolute = _absolute(target, here, package)
+                resolved = self.reexported(absolute)
                 if resolved is not None:
                     self.imports[name] = resolved
+                if resolved is not None or absolute.split(".")[0] not in library_roots():
+                    self.project_imports[name] = absolute  # its attributes may be in the table
         self.local_defs = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef,
                                                                         ast.ClassDef))}
         self.module_assigns = self._assignments(tree.body)
+        if self.star_modules:
+            here, package = module_name(path), path.replace("\\", "/").endswith("__init__.py")
+            stars = [_absolute(m, here, package) for m in self.star_modules]
+            self.star_modules = [self.reexported(m) or m for m in stars]
+        self.star_modules = [m for m in self.star_modules if m.split(".")[0] in library_roots()]
+        # Keras submodules a module leaves as None and is given at run time (keras_applications'
+        # `backend, layers, models, keras_utils = get_submodules_from_kwargs(kwargs)`, with `global layers`)
+        self.injected = {name for name in _INJECTED if "keras" in text and self.imports.get(name) is None
+                         and name not in self.local_defs and self.module_assigns.get(name)
+                         and all(isinstance(v, ast.Constant) and v.value is None
+                                 for v, _ in self.module_assigns[name])}
         self._function_assigns: dict = {}
         self._class_attrs: dict = {}
         self._reached: dict = {}
@@ -571,17 +692,33 @@ class _Module:
     def qualify(self, node, at=None) -> str | None:
         """The fully qualified name an expression refers to through the imports (None when it is not one)."""
         if isinstance(node, ast.Name):
+            if node.id in self.injected:
+                return f"keras.{node.id}"
             if at is not None and self.is_local(node.id, at):
                 return None
             if node.id in self.local_defs:
                 return None  # a project function or class (it shadows an import of the same name)
-            return self.imports.get(node.id)
+            found = self.imports.get(node.id)
+            if found in LIBRARY_REEXPORTS:
+                return LIBRARY_REEXPORTS[found]
+            if found is None and self.star_modules and node.id not in self.module_assigns:
+                for module in self.star_modules:  # `from keras.layers import *`: a name the module does not bind
+                    if apis.lookup(f"{module}.{node.id}") is not None:
+                        return f"{module}.{node.id}"
+            return found
         if isinstance(node, ast.Attribute):
+            if isinstance(node.value, ast.Name) and node.value.id in self.project_imports \
+                    and not (at is not None and self.is_local(node.value.id, at)):
+                found = self.reexported(f"{self.project_imports[node.value.id]}.{node.attr}")
+                if found is not None:  # the project module's own name for it (`functional.resize`)
+                    return found
             base = self.qualify(node.value, at)
             if not base:
                 return None
             if self.reexports and base not in self.imports.values():
                 return self.reexported(f"{base}.{node.attr}") or f"{base}.{node.attr}"
+            if f"{base}.{node.attr}" in LIBRARY_REEXPORTS:
+                return LIBRARY_REEXPORTS[f"{base}.{node.attr}"]
             return f"{base}.{node.attr}"
         return None
 
@@ -957,7 +1094,14 @@ class _Module:
                 runs = "host"  # a tensor made on the host and never moved to a device
         if api.defaults.get("antialias") == "downscale" and antialias.how == "unknown" and "antialias" not in bound:
             antialias = self.implicit_antialias(api, bound)
+        elif api.defaults.get("antialias") == "downscale" and antialias.certain and antialias.value is True:
+            implied = self.implicit_antialias(api, bound)  # JAX's antialias=True acts only when downscaling
+            if not implied.certain or implied.value is False:
+                antialias = implied
         extra = self.device_guard(call)
+        fallback = self.fallback(call)
+        if fallback:
+            extra["fallback"] = fallback
         wrapped = self.wrapped(call, api, bound) if not api.name.startswith(module_name(self.path) + ".") else None
         if wrapped:
             extra["wrapper"] = wrapped
@@ -971,13 +1115,17 @@ class _Module:
             coordinates = self.coordinates(api, bound, align)
             if coordinates:
                 extra["coordinates"] = coordinates
-        context = self.context(call)
+        context = self.where(call)
+        named = isinstance(context, tuple)  # said by the name of a function: callers in model code overrule it
+        context = context[0] if named else context
         targets = self.from_targets(call, api, bound)
         if targets:
             extra["targets"] = targets
         training, exported, differentiated = self.gradients(call), self.exported(call), self.differentiates(call)
         in_model, function = self.in_model(call), None
-        if in_model is None and not differentiated and context == "model":
+        if named and in_model is None and not differentiated:
+            extra["named_context"] = (training, exported)
+        if in_model is None and not differentiated and (context == "model" or named):
             funcs = self.functions(call)
             if funcs and isinstance(funcs[-1], (ast.FunctionDef, ast.AsyncFunctionDef)) \
                     and funcs[-1] in self.tree.body:
@@ -1001,6 +1149,8 @@ class _Module:
         for param in ("shape", "scale"):
             for expr, where, _ in bound.get(param, []):
                 direction = direction or self.direction(expr, where, param == "scale")
+                if direction is None and param == "shape":
+                    direction = self.asserted_direction(expr, where)
         if direction == "down":
             return Arg.known(True, "implied", f"{api.name.rsplit('.', 1)[-1]} antialiases a downscale by default")
         if direction == "up":
@@ -1038,6 +1188,32 @@ class _Module:
             return "down"
         return "up" if "up" in seen else None
 
+    def asserted_direction(self, shape, at) -> str | None:
+        """'down' when the function asserts, before the call, that a size the shape is built from is at most
+        an input's ``.shape`` (``assert tuple(image_size) <= x.shape[1:3]``), 'up' for at least."""
+        names = {n.id for n in ast.walk(shape) if isinstance(n, ast.Name)}
+        funcs = self.functions(at)
+        if not names or not funcs or isinstance(funcs[0], ast.Lambda):
+            return None
+        for stmt in _statements(funcs[0].body):
+            if not isinstance(stmt, ast.Assert) or not _before(stmt, at) or not isinstance(stmt.test, ast.Compare) \
+                    or len(stmt.test.ops) != 1:
+                continue
+            left, right, op = stmt.test.left, stmt.test.comparators[0], stmt.test.ops[0]
+            if isinstance(op, (ast.Gt, ast.GtE)):
+                left, right, op = right, left, ast.LtE()
+            if not isinstance(op, (ast.Lt, ast.LtE)):
+                continue
+            def sizes(e):
+                return {n.id for n in ast.walk(e) if isinstance(n, ast.Name)}
+            def has_shape(e):
+                return any(isinstance(n, ast.Attribute) and n.attr == "shape" for n in ast.walk(e))
+            if sizes(left) & names and has_shape(right) and not has_shape(left):
+                return "down"
+            if sizes(right) & names and has_shape(left) and not has_shape(right):
+                return "up"
+        return None
+
     def coordinates(self, api: apis.Api, bound, align: Arg) -> str | None:
         """``repeat`` (nearest repeats pixels) or ``legacy`` (TensorFlow 1 coordinates) for the call, or None."""
         if api.coordinates == "repeat":
@@ -1050,6 +1226,11 @@ class _Module:
         return None
 
     def context(self, call) -> str:
+        """Where the call runs (:meth:`where`), without how it was found."""
+        found = self.where(call)
+        return found[0] if isinstance(found, tuple) else found
+
+    def where(self, call):
         """Where the call runs (:mod:`~explorer.advisor.lint.context`): from the path, a ``test_*`` function or
         ``Test*`` class around it, a function the code maps over a ``tf.data`` dataset, a script that does not
         train."""
@@ -1068,6 +1249,11 @@ class _Module:
             name = getattr(func, "name", None)
             if name and self._mapped(name):
                 return "preprocessing"
+            if name and function_context(name):
+                return function_context(name), "function"
+        if _MAIN_GUARD.search(self.text) and not TRAINS.search(self.text) and self.enclosing_class(call) is None \
+                and (_COMMAND_LINE.search(self.text) or self.gradients(call) is False):
+            return "script"  # a program that does not train (a command line, or no_grad): its code runs around a model
         return "model"
 
     def _mapped(self, name: str) -> bool:
@@ -1139,12 +1325,28 @@ class _Module:
             return Arg.known(False, "api-default")
         for expr, where, _ in sources:
             value = self.evaluate(expr, where)
+            if not value.certain and self.divides(expr, where):
+                return Arg.known(True, "implied", f"the scale factor `{_src(expr)}` is a quotient")
             if not value.certain:
                 return Arg.unknown(f"scale factor {value.detail or _src(expr)}")
             items = value.value if isinstance(value.value, tuple) else (value.value,)
             if any(v is not None and not (isinstance(v, (int, float)) and float(v).is_integer()) for v in items):
                 return Arg.known(True, value.how)
         return Arg.known(False, "literal")
+
+    def divides(self, expr, at, depth: int = 0) -> bool:
+        """True when a scale factor is computed by a true division (``min(target / h, limit / w)``), followed
+        through the names the function assigns once: a ratio of sizes, fractional in general."""
+        if depth > 2:
+            return False
+        if isinstance(expr, ast.Name):
+            for func in self.functions(at):
+                assigns = self.function_assigns(func).get(expr.id)
+                if assigns:
+                    return len(assigns) == 1 and assigns[0][0] is not None \
+                        and self.divides(assigns[0][0], assigns[0][1], depth + 1)
+            return False
+        return any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div) for n in ast.walk(expr))
 
     # --------------------------------------------------------------------------------- where it runs
     def input_kind(self, call: ast.Call, api: apis.Api, bound) -> str | None:
@@ -1237,8 +1439,19 @@ class _Module:
         return None
 
     def gradients(self, call) -> bool | None:
-        """False inside ``torch.no_grad()`` / ``inference_mode()`` (a with block or a decorator)."""
+        """False inside ``torch.no_grad()`` / ``inference_mode()`` (a with block or a decorator), in the branch of
+        ``if self.training:`` that runs at inference (its ``else``, or the body of ``if not self.training:``), and
+        when the call's result is only compared or detached (:meth:`detached`)."""
+        if self.detached(call):
+            return False
         for node in self.ancestors(call):
+            if isinstance(node, ast.If):
+                training_test = _training_test(node.test)
+                if training_test is not None:
+                    in_body = any(_contains(stmt, (call.lineno, call.col_offset, call.end_lineno,
+                                                   call.end_col_offset)) for stmt in node.body)
+                    if in_body != training_test:
+                        return False
             items = []
             if isinstance(node, (ast.With, ast.AsyncWith)):
                 items = [item.context_expr for item in node.items]
@@ -1251,6 +1464,56 @@ class _Module:
                 if name in apis.ENABLE_GRAD:
                     return None
         return None
+
+    def fallback(self, call) -> str | None:
+        """The exception a call's ``except`` handler catches when the call is the fallback of a ``try`` whose
+        body resizes too (``try: tf.image.resize(...)`` / ``except AttributeError: tf.image.resize_images(...)``):
+        it runs only where the first call's name is missing (an older release)."""
+        for node in self.ancestors(call):
+            if isinstance(node, ast.ExceptHandler):
+                caught = _src(node.type) if node.type is not None else ""
+                if not re.search(r"\b(AttributeError|ImportError|ModuleNotFoundError)\b", caught):
+                    return None
+                handler = node
+                try_node = self.parent.get(handler)
+                if isinstance(try_node, ast.Try) and any(
+                        isinstance(n, ast.Call) and (getattr(n.func, "attr", None) or getattr(n.func, "id", None))
+                        in self.callees for stmt in try_node.body for n in ast.walk(stmt)):
+                    return caught
+                return None
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                return None
+        return None
+
+    def detached(self, call) -> bool:
+        """True when the call's value (``m = F.interpolate(...)``, a method chained on it included) is next used
+        only inside comparisons or ``.detach()`` (``m = (m.sigmoid() < 0.5).bool()``): no gradient reaches the
+        call."""
+        node, parent = call, self.parent.get(call)
+        while isinstance(parent, ast.Attribute) and isinstance(self.parent.get(parent), ast.Call):
+            node = self.parent.get(parent)  # `F.interpolate(...).view(...)`
+            self.locate(node)
+            parent = self.parent.get(node)
+        if not (isinstance(parent, ast.Assign) and parent.value is node and len(parent.targets) == 1
+                and isinstance(parent.targets[0], ast.Name)):
+            return False
+        name = parent.targets[0].id
+        block = self.parent.get(parent)
+        body = getattr(block, "body", None)
+        if not isinstance(body, list) or parent not in body:
+            return False
+        for stmt in body[body.index(parent) + 1:]:
+            loads = [n for n in ast.walk(stmt) if isinstance(n, ast.Name) and n.id == name
+                     and isinstance(n.ctx, ast.Load)]
+            if not loads:
+                continue
+            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+                    and stmt.targets[0].id == name):
+                return False
+            cut = {id(n) for n in ast.walk(stmt.value) if isinstance(n, ast.Compare)
+                   or (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "detach")}
+            return all(any(id(a) in cut for a in _enclosing(stmt.value, load)) for load in loads)
+        return False
 
     def in_model(self, call) -> bool | None:
         """True in a method of a model class (an ``nn.Module``): code that is trained and exported; False in a
@@ -1343,6 +1606,8 @@ class _Module:
                     for value, stmt in assigns[name.id]:
                         if value is None and isinstance(stmt, (ast.For, ast.AsyncFor)):
                             value = stmt.iter
+                        elif value is None and isinstance(stmt, ast.Assign):
+                            value = stmt.value  # unpacked: `x, y = data`
                         if value is None:
                             return None
                         stack.append((value, depth + 1))
@@ -1350,7 +1615,11 @@ class _Module:
                     reached.add(name.id)
                 elif name.id not in self.imports and name.id not in dir(__builtins__):
                     return None  # a global or closure value the linter does not follow
-        if reached and all(_TARGET_NAME.search(p) for p in reached):
+        batch = set()
+        if getattr(func, "name", None) in _STEP_METHODS and self.enclosing_class(func) is not None:
+            names = [a.arg for a in func.args.posonlyargs + func.args.args]
+            batch = set(names[1:2])  # Keras's train_step(self, data): the batch, read from the dataset
+        if reached and all(_TARGET_NAME.search(p) or p in batch for p in reached):
             return ", ".join(sorted(reached))
         return None
 

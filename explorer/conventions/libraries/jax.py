@@ -40,6 +40,9 @@ from ..declarations import Backend, Runtime, same_mode
 from ..registry import Api, Library, Option, register
 
 _RENORMALISE = dict(exclude_outside=True)
+#: The methods antialias applies to, in every spelling ResizeMethod.from_string takes (jax/_src/image/scale.py:
+#: 'linear', 'bilinear', 'trilinear', 'triangle'; 'cubic', 'bicubic', 'tricubic'; 'lanczos3'; 'lanczos5').
+_ANTIALIASED = ("linear", "bilinear", "trilinear", "triangle", "cubic", "bicubic", "tricubic", "lanczos3", "lanczos5")
 _MODES = {
     "nearest": dict(kernel="nearest", coordinate_transformation_mode="tf_half_pixel_for_nn", nearest_mode="floor",
                     index_arithmetic="xla_float32"),
@@ -69,11 +72,11 @@ class Jax(Library):
     apis = (
         Api("jax.image.resize", ("image", "shape", "method", "antialias", "precision"), mode_param="method",
             defaults={"mode": None, "align_corners": None, "antialias": "downscale"},
-            antialias_modes=("linear", "cubic", "lanczos3", "lanczos5")),
+            antialias_modes=_ANTIALIASED),
         Api("jax.image.scale_and_translate",
             ("image", "shape", "spatial_dims", "scale", "translation", "method", "antialias", "precision"),
             mode_param="method", defaults={"mode": None, "align_corners": None, "antialias": "downscale"},
-            antialias_modes=("linear", "cubic", "lanczos3", "lanczos5")),
+            antialias_modes=_ANTIALIASED),
     )
     constants = {"jax.image.ResizeMethod": ("jax", {"NEAREST": "nearest", "LINEAR": "linear", "CUBIC": "cubic",
                                                     "LANCZOS3": "lanczos3", "LANCZOS5": "lanczos5"})}

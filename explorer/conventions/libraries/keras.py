@@ -112,6 +112,12 @@ class Keras(Library):
         Api("keras.layers.UpSampling3D", ("size", "data_format"), mode_param=None, fixed={"mode": "nearest"},
             defaults={"align_corners": None, "antialias": False}, rank=3, coordinates="repeat",
             aliases=("tensorflow.keras.layers.UpSampling3D",)),
+        # Keras 2's backend function behind UpSampling2D (tf-keras 2.15 tf_keras/src/backend.py resize_images:
+        # tf.image.resize to the shape times the integer factors, nearest or bilinear): the same computation
+        Api("keras.backend.resize_images", ("x", "height_factor", "width_factor", "data_format", "interpolation"),
+            mode_param="interpolation", defaults={"mode": "nearest", "align_corners": None, "antialias": False},
+            rank=2, coordinates="repeat",
+            aliases=("tensorflow.keras.backend.resize_images", "tf_keras.backend.resize_images")),
     )
     gradient_modes = None
 
