@@ -755,8 +755,9 @@ def scan(model, example_inputs=None, backend=None, training=False, version=None,
     graph inputs' shapes (dict name -> shape or array, or a sequence in input order) when they are dynamic;
     its opset is read from the file.  For a module, ``opset`` adds what ``torch.onnx.export`` at that opset
     does with ``exporter`` (``"dynamo"`` or ``"torchscript"``; default: the installed torch's default exporter,
-    dynamo from 2.9): the other exporter's failures are information, since the module is not exported with it.  ``backend``: any id of :func:`explorer.backends` (default ``onnxruntime`` for an ONNX model,
-    ``torch`` for a module); ``version``, ``device`` and ``training`` as in :func:`explorer.check`.
+    dynamo from 2.9): the other exporter's failures are information, since the module is not exported with it.
+    ``backend``: any id of :func:`explorer.backends` (default ``onnxruntime`` for an ONNX model, ``torch`` for a
+    module); ``version``, ``device`` and ``training`` as in :func:`explorer.check`.
 
     A model is untrusted input: one node that cannot be read or analysed is a finding on that node and the
     others are scanned; nodes alike (attributes, shapes, sizes) are analysed once; at most ``max_nodes``
