@@ -27,6 +27,7 @@ def load():
         package = types.ModuleType("torchvision")
         package.__path__ = [str(root)]
         package.__file__ = spec.origin
+        package.__spec__ = spec  # importlib.util.find_spec("torchvision") (transformers asks it) needs one
         package.__version__ = _version(root)
         sys.modules["torchvision"] = package
     v1 = importlib.import_module("torchvision.transforms")

@@ -58,7 +58,7 @@ FOLDABLE = frozenset({
     "Shape", "Size", "Gather", "GatherElements", "Slice", "Concat", "Cast", "Mul", "Div", "Add", "Sub", "Floor",
     "Ceil", "Round", "Unsqueeze", "Squeeze", "Constant", "Identity", "Reshape", "Range", "ConstantOfShape",
     "Expand", "Sqrt", "Max", "Min", "Abs", "Neg", "ReduceProd", "Equal", "Where", "Not", "Less", "Greater",
-    "CastLike", "Flatten", "Tile", "Split", "ReduceMin", "ReduceMax", "Reciprocal"})
+    "CastLike", "Flatten", "Tile", "Split", "ReduceMin", "ReduceMax", "Reciprocal", "Pow", "Transpose", "Mod"})
 _MAX_FOLD_NODES = 256
 #: the inputs of each operator version: Resize-10 and Upsample-9 take (X, scales)
 _INPUTS = {("Resize", 10): ("X", "scales"), ("Upsample", 9): ("X", "scales"), ("Upsample", 10): ("X", "scales"),
@@ -174,7 +174,7 @@ def load_model(model):
     :class:`~explorer.errors.UnreadableError`, a file that is not a model ArgumentValueError."""
     onnx = _onnx()
     if isinstance(model, onnx.ModelProto):
-        return model
+        return _weightless_proto(model)
     if isinstance(model, (bytes, bytearray, memoryview)):
         where = "the given bytes"
         data = _graph_bytes(reading.read_bytes_given(model, MAX_MODEL_BYTES, where), where)
@@ -199,6 +199,49 @@ def load_model(model):
         raise ArgumentValueError(f"{where} has {count} nodes, more than the {SCAN_MAX_GRAPH_NODES} a scan reads "
                                  "(explorer.limits.SCAN_MAX_GRAPH_NODES)")
     return proto
+
+
+def _weightless_proto(model):
+    """``model`` itself when no initializer of its main graph holds more than :data:`FOLD_BYTES`, else a copy
+    without those initializers' data (their name, type, dims and external-data entries kept), built field by
+    field so the weights are never copied: what :func:`_graph_bytes` makes of the file's bytes."""
+    onnx = _onnx()
+    if not any(_tensor_bytes(t) > FOLD_BYTES for t in model.graph.initializer):
+        return model
+    light = onnx.ModelProto()
+    for descriptor, value in model.ListFields():
+        if descriptor.name != "graph":
+            _set_field(light, descriptor, value)
+    for descriptor, value in model.graph.ListFields():
+        if descriptor.name != "initializer":
+            _set_field(light.graph, descriptor, value)
+    for tensor in model.graph.initializer:
+        if _tensor_bytes(tensor) <= FOLD_BYTES:
+            light.graph.initializer.add().CopyFrom(tensor)
+            continue
+        shell = light.graph.initializer.add()
+        for descriptor, value in tensor.ListFields():
+            if descriptor.number not in _TENSOR_DATA_FIELDS:
+                _set_field(shell, descriptor, value)
+    return light
+
+
+#: TensorProto's data fields (float_data, int32_data, string_data, int64_data, raw_data, double_data, uint64_data)
+_TENSOR_DATA_FIELDS = frozenset({4, 5, 6, 7, 9, 10, 11})
+
+
+def _set_field(message, descriptor, value):
+    target = getattr(message, descriptor.name)
+    if hasattr(target, "extend"):  # a repeated field
+        if descriptor.message_type is not None:
+            for item in value:
+                target.add().CopyFrom(item)
+        else:
+            target.extend(value)
+    elif descriptor.message_type is not None:
+        target.CopyFrom(value)
+    else:
+        setattr(message, descriptor.name, value)
 
 
 def _graph_bytes(data, where: str):
@@ -326,8 +369,8 @@ def _merge_graph_shapes(graph, symbolic_graph):
     if len(graph.node) != len(symbolic_graph.node):
         return
     for node, other in zip(graph.node, symbolic_graph.node):
-        if node.op_type != other.op_type:
-            return
+        if node.op_type != other.op_type and not (other.op_type == "Constant" and node.output == other.output):
+            return  # (a node folded to a Constant: :func:`_folded_constants`)
         theirs = {a.name: a for a in other.attribute}
         for attr in node.attribute:
             twin = theirs.get(attr.name)
@@ -352,7 +395,77 @@ def _symbolic_model(model):
     try:
         out = inference.infer_shapes(light, auto_merge=True, guess_output_rank=False)
     except Exception:  # noqa: BLE001 - a model it cannot follow keeps ONNX's shapes
+        out = None
+    # arithmetic it does not evaluate on constants or static shapes (DPT's Pow(16, 0.5) -> Cast -> Reshape of the
+    # position embedding, its Pow(Shape(x)[1] - 1, 0.5) patch grid): those nodes made Constants, inferred again,
+    # as long as that makes more shapes known
+    for _ in range(_FOLD_ROUNDS):
+        if out is not None and not _resize_shapes_unknown(out.graph):
+            break
+        shapes = {} if out is None else {vi.name: _value_info_shape(vi) for vi in
+                                         list(out.graph.input) + list(out.graph.value_info) + list(out.graph.output)}
+        folded = _folded_constants(light, shapes)
+        if folded is None:
+            break
+        try:
+            again = inference.infer_shapes(folded, auto_merge=True, guess_output_rank=False)
+        except Exception:  # noqa: BLE001 - as above
+            break
+        if again is None:
+            break
+        light, out = folded, again
+    return out
+
+
+#: rounds of folding and inferring again (:func:`_symbolic_model`)
+_FOLD_ROUNDS = 4
+
+
+def _folded_constants(model, shapes: dict):
+    """A copy of ``model`` (None when nothing folds) whose main-graph nodes computing a value from constants and
+    the static shapes of ``shapes`` (name -> shape) alone (shape arithmetic of :data:`FOLDABLE`, at most
+    :data:`FOLD_BYTES` each) are Constant nodes of that value, in place: same node count, same outputs."""
+    onnx = _onnx()
+    known = {t.name: t for t in model.graph.initializer if _tensor_bytes(t) <= FOLD_BYTES}
+    values: dict = {}
+    nodes, changed = [], False
+    opset = model_opset(model)
+    for node in model.graph.node:
+        value = None
+        if node.op_type == "Constant":
+            value = _constant_value(node)
+        elif node.op_type in ("Shape", "Size") and node.domain in ("", "ai.onnx") and node.input:
+            shape = shapes.get(node.input[0])
+            if shape is not None and all(_is_length(d) for d in shape):
+                bounds = {a.name: a.i for a in node.attribute if a.name in ("start", "end")}
+                value = (np.asarray(math.prod(shape), dtype=np.int64) if node.op_type == "Size" else
+                         np.asarray(shape[bounds.get("start"):bounds.get("end")], dtype=np.int64))
+                node = onnx.helper.make_node("Constant", [], [node.output[0]], name=node.name,
+                                             value=onnx.numpy_helper.from_array(value, node.output[0]))
+                changed = True
+        elif (node.op_type in FOLDABLE and node.op_type not in ("Shape", "Size") and node.domain in ("", "ai.onnx")
+              and len(node.output) == 1 and node.input
+              and all(not i or i in values or i in known for i in node.input)):
+            feeds = {i: values[i] if i in values else onnx.numpy_helper.to_array(known[i]) for i in node.input if i}
+            try:
+                value = _evaluate([node], feeds, node.output[0], opset)
+            except Exception:  # noqa: BLE001 - a node the evaluator cannot run stays as it is
+                value = None
+            if value is not None and value.nbytes <= FOLD_BYTES:
+                node = onnx.helper.make_node("Constant", [], [node.output[0]], name=node.name,
+                                             value=onnx.numpy_helper.from_array(value, node.output[0]))
+                changed = True
+            else:
+                value = None
+        if value is not None and len(node.output) == 1:
+            values[node.output[0]] = value
+        nodes.append(node)
+    if not changed:
         return None
+    out = onnx.ModelProto()
+    out.CopyFrom(model)
+    out.graph.ClearField("node")
+    out.graph.node.extend(nodes)
     return out
 
 

@@ -668,10 +668,10 @@ def _torch_reference(c: InterpolateSite) -> PresetResize:
     return PresetResize("torch", c.mode, options, shape, axes, size=out)
 
 
-def _scan_torch_call(c: InterpolateSite, target: Target, training: bool, opset) -> ScannedNode:
+def _scan_torch_call(c: InterpolateSite, target: Target, training: bool, opset, exporter=None) -> ScannedNode:
     """One interpolate call's analysis; a failure in it is a finding on that call, never the end of the scan."""
     try:
-        return _analyse_torch_call(c, target, training, opset)
+        return _analyse_torch_call(c, target, training, opset, exporter)
     except Exception as exc:  # noqa: BLE001 - one call's analysis never stops the others (reported on the call)
         scanned = ScannedNode(node=c.name, op_type=c.op, opset=opset, attributes=c.attributes,
                               input_shape=c.input_shape, output_shape=c.output_shape, source=c,
@@ -683,7 +683,40 @@ def _scan_torch_call(c: InterpolateSite, target: Target, training: bool, opset) 
         return scanned
 
 
-def _analyse_torch_call(c: InterpolateSite, target: Target, training: bool, opset) -> ScannedNode:
+EXPORTERS = ("dynamo", "torchscript")
+_EXPORT_CALLS = {"dynamo": "torch.onnx.export(..., dynamo=True)", "torchscript": "torch.onnx.export(..., dynamo=False)"}
+
+
+def default_exporter(version: str | None = None) -> str:
+    """The exporter ``torch.onnx.export`` uses by default in torch ``version`` (default: the installed torch, else
+    the newest release the knowledge base checked): ``"dynamo"`` from 2.9, ``"torchscript"`` before
+    (explorer/advisor/data/torch.toml ``export_default``).
+
+    >>> default_exporter("2.13.0"), default_exporter("2.4.1")
+    ('dynamo', 'torchscript')
+    """
+    from .knowledge import load
+    runtime = load().runtimes["torch"]
+    if version is None:
+        try:
+            import torch
+            version = torch.__version__.split("+")[0]
+        except ImportError:  # pragma: no cover - scanning a module needs torch
+            version = runtime.newest
+    default = next((d for d in runtime.export_defaults if d.versions.contains(version)), None)
+    return default.exporter if default is not None else "dynamo"
+
+
+def _other_exporter(finding: Finding, exporter: str) -> Finding:
+    """An export finding of the exporter the module is not exported with: information (a failure there is no
+    failure of this export), its message saying which exporter it is about."""
+    out = copy.copy(finding)
+    out.severity = "info" if finding.severity in ("error", "warning", "differs") else finding.severity
+    out.message = f"Only with the {exporter} exporter ({_EXPORT_CALLS[exporter]}): {finding.message}"
+    return out
+
+
+def _analyse_torch_call(c: InterpolateSite, target: Target, training: bool, opset, exporter=None) -> ScannedNode:
     scanned = ScannedNode(node=c.name, op_type=c.op, opset=opset, attributes=c.attributes,
                           input_shape=c.input_shape, output_shape=c.output_shape, source=c,
                           location=c.location or c.module)
@@ -695,11 +728,13 @@ def _analyse_torch_call(c: InterpolateSite, target: Target, training: bool, opse
     scanned.findings = _preset_findings(target.backend, _family(call, found), found, n, m, asked(target, training),
                                         c.scale_factor, "torch", call)
     if opset is not None:  # what each exporter of torch.onnx.export does with the call at that opset
-        for exporter in ("onnx-dynamo", "onnx-torchscript"):
+        used = exporter or default_exporter()
+        for each in ("dynamo", "torchscript"):
             export = check(mode=c.mode, backend="torch", training=False, align_corners=c.align_corners,
-                           antialias=c.antialias, spatial_dims=len(n), export=exporter, opset=opset,
+                           antialias=c.antialias, spatial_dims=len(n), export=f"onnx-{each}", opset=opset,
                            scale_factor=c.scale_factor, input_size=n, output_size=m)
-            scanned.findings.extend(f for f in export if f.operation == "export_onnx")
+            found = [f for f in export if f.operation == "export_onnx"]
+            scanned.findings.extend(found if each == used else [_other_exporter(f, each) for f in found])
     scanned.findings.sort(key=lambda f: SEVERITY_ORDER[f.severity])
     return scanned
 
@@ -712,15 +747,17 @@ def _is_torch_module(model) -> bool:
 
 
 def scan(model, example_inputs=None, backend=None, training=False, version=None, device=None,
-         opset=None, *, max_nodes=None, max_seconds=None, unscanned=None) -> Scan:
+         opset=None, *, max_nodes=None, max_seconds=None, unscanned=None, exporter=None) -> Scan:
     """Every resize in ``model`` with its equivalents and the findings for ``backend``.
 
     ``model`` is an ONNX model (a path, the file's bytes or an ``onnx.ModelProto``) or a ``torch.nn.Module``
     (then ``example_inputs``, a tuple of tensors, is required).  For an ONNX model ``example_inputs`` fixes the
     graph inputs' shapes (dict name -> shape or array, or a sequence in input order) when they are dynamic;
     its opset is read from the file.  For a module, ``opset`` adds what ``torch.onnx.export`` at that opset
-    does.  ``backend``: any id of :func:`explorer.backends` (default ``onnxruntime`` for an ONNX model,
-    ``torch`` for a module); ``version``, ``device`` and ``training`` as in :func:`explorer.check`.
+    does with ``exporter`` (``"dynamo"`` or ``"torchscript"``; default: the installed torch's default exporter,
+    dynamo from 2.9): the other exporter's failures are information, since the module is not exported with it.
+    ``backend``: any id of :func:`explorer.backends` (default ``onnxruntime`` for an ONNX model, ``torch`` for a
+    module); ``version``, ``device`` and ``training`` as in :func:`explorer.check`.
 
     A model is untrusted input: one node that cannot be read or analysed is a finding on that node and the
     others are scanned; nodes alike (attributes, shapes, sizes) are analysed once; at most ``max_nodes``
@@ -738,13 +775,16 @@ def scan(model, example_inputs=None, backend=None, training=False, version=None,
     if torch_module:
         if opset is not None:
             opset = validate.opset(opset, minimum=7, hint="the ONNX opset you export with, e.g. 18")
+        if exporter is not None and exporter not in EXPORTERS:
+            raise ArgumentValueError(f"exporter={exporter!r} is not an exporter of torch.onnx.export; choose one "
+                                     f"of: {', '.join(EXPORTERS)} (default: the installed torch's default)")
         calls = interpolate_calls(model, example_inputs)
-        nodes = [_scan_torch_call(c, target, training, opset) for c in calls]
+        nodes = [_scan_torch_call(c, target, training, opset, exporter) for c in calls]
         name = type(model).__name__
     else:
-        if opset is not None:
-            raise ArgumentValueError("opset is read from the ONNX model; pass opset only when scanning a "
-                                     "torch.nn.Module")
+        if opset is not None or exporter is not None:
+            raise ArgumentValueError(f"{'opset' if opset is not None else 'exporter'} is read from the ONNX model; "
+                                     "pass opset and exporter only when scanning a torch.nn.Module")
         if isinstance(model, (list, dict)) or model is None:
             raise ArgumentTypeError(f"model must be an ONNX model (path, bytes or onnx.ModelProto) or a "
                                     f"torch.nn.Module, got {type(model).__name__}")

@@ -7,7 +7,8 @@ The modules copy the resize patterns of real architectures: a decoder with Group
 follow the tensors (diffusers' UNet/VAE: GroupNorm exports as Reshape -> InstanceNormalization -> Reshape to
 Shape(x) below opset 18), a segmentation head resizing every stage to the first one's size (Segformer, DPT,
 UperNet), and torchvision's detection transform (the scale is min(min_size / min(h, w), max_size / max(h, w)):
-ReduceMin, ReduceMax, Reciprocal in the TorchScript export).
+ReduceMin, ReduceMax, Reciprocal in the TorchScript export), and a token grid whose side is a square root, padded
+to a multiple of a window (ViT/DPT, Swin2SR: Pow and Mod on shapes).
 """
 
 from __future__ import annotations
@@ -76,11 +77,25 @@ class DetectionTransform(nn.Module):
         return F.interpolate(y, scale_factor=0.5, mode="nearest")
 
 
+class PatchGrid(nn.Module):
+    """ViT/DPT-like: the token grid's side is the square root of the token count (transformers' ``torch_int``:
+    Pow in the TorchScript export); Swin2SR-like: the grid padded to a multiple of the window (``h % window``:
+    Mod), then upsampled."""
+
+    def forward(self, x):
+        b, n, c = x.shape
+        side = (torch.as_tensor(n - 1) ** 0.5).to(torch.int64)
+        grid = x[:, 1:].reshape(b, side, side, c).permute(0, 3, 1, 2)
+        pad = (4 - grid.shape[2] % 4) % 4
+        return F.interpolate(F.pad(grid, (0, pad, 0, pad)), scale_factor=2.0, mode="nearest")
+
+
 #: (module, input shape, Resize nodes, the exports: (exporter, opset))
 CASES = [
     (Decoder, (1, 3, 6, 6), 4, [("torchscript", 11), ("torchscript", 13), ("torchscript", 17), ("dynamo", 18)]),
     (SegHead, (1, 3, 24, 20), 5, [("torchscript", 11), ("torchscript", 17), ("dynamo", 18)]),
     (DetectionTransform, (1, 3, 30, 45), 2, [("torchscript", 11), ("torchscript", 16), ("dynamo", 18)]),
+    (PatchGrid, (1, 37, 8), 1, [("torchscript", 11), ("torchscript", 17), ("dynamo", 18)]),
 ]
 EXPORTS = [pytest.param(module, shape, count, exporter, opset, id=f"{module.__name__}-{exporter}-{opset}")
            for module, shape, count, exports in CASES for exporter, opset in exports]

@@ -221,6 +221,30 @@ def test_dynamic_axes_need_example_inputs():
         explorer.scan(model, example_inputs={"image": (1, 3, 5, 7)})
 
 
+def test_a_model_proto_with_example_inputs_is_read_without_copying_its_weights(monkeypatch):
+    from explorer.advisor import onnx_resize
+    from explorer.limits import FOLD_BYTES
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 4, "h", "w"])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    weight = onnx.numpy_helper.from_array(np.ones((16, 4, 128, 128), np.float32), "weight")  # 4 MiB
+    scales = helper.make_tensor("scales", TensorProto.FLOAT, [4], [1, 1, 2, 2])
+    nodes = [helper.make_node("Conv", ["x", "weight"], ["h"], name="conv", pads=[64, 64, 63, 63]),
+             helper.make_node("Resize", ["h", "", "scales"], ["y"], name="up", mode="linear")]
+    model = helper.make_model(helper.make_graph(nodes, "g", [x], [y], initializer=[weight, scales]),
+                              opset_imports=[helper.make_opsetid("", 13)])
+    assert weight.ByteSize() > 4 * FOLD_BYTES
+    given = []
+    real = onnx_resize._with_input_shapes
+    monkeypatch.setattr(onnx_resize, "_with_input_shapes",
+                        lambda proto, example: given.append(proto.ByteSize()) or real(proto, example))
+    [node] = explorer.scan(model, example_inputs={"x": (1, 4, 8, 8)})
+    assert tuple(node.output_shape) == (1, 16, 16, 16)
+    assert given and max(given) < FOLD_BYTES  # the copy given example shapes holds no weight
+    assert len(model.graph.initializer[0].raw_data) == 4 * 16 * 4 * 128 * 128  # the caller's model untouched
+    [from_bytes] = explorer.scan(model.SerializeToString(), example_inputs={"x": (1, 4, 8, 8)})
+    assert from_bytes.to_dict() == node.to_dict()
+
+
 def test_invalid_node_is_an_error_finding_with_ort_text():
     model = resize_model((1, 1, 4, 4), op_version=13, sizes=(1, 1, 8, 8), mode="nearest", exclude_outside=1)
     [node] = explorer.scan(model)

@@ -170,3 +170,33 @@ def test_exported_models_list_their_pytorch_call(opset, dynamo):
         assert (mode, align, kwargs.get("antialias", False)) in torch_modes or \
             (mode, None if align is False else align, kwargs.get("antialias", False)) in torch_modes, \
             (kwargs, node.attributes, torch_modes)
+
+
+class _Antialiased(torch.nn.Module):
+    def forward(self, x):
+        return F.interpolate(x, scale_factor=0.5, mode="bilinear", antialias=True)
+
+
+def test_module_scan_at_opset_18_judges_the_exporter_it_is_exported_with():
+    # the TorchScript exporter cannot export antialiased bilinear; torch 2.13's default exporter (dynamo) can
+    from explorer.advisor.scan import default_exporter
+    assert default_exporter() == "dynamo"
+    program = torch.onnx.export(_Antialiased().eval(), (torch.zeros(1, 3, 8, 8),), dynamo=True, opset_version=18,
+                                verbose=False)
+    assert [n.op_type for n in program.model_proto.graph.node].count("Resize") == 1  # dynamo does export it
+    with pytest.raises(Exception, match="_upsample_bilinear2d_aa"):
+        _export(_Antialiased().eval(), (torch.zeros(1, 3, 8, 8),), 18, dynamo=False)
+    x = (torch.zeros(1, 3, 8, 8),)
+    default = explorer.scan(_Antialiased(), example_inputs=x, opset=18)
+    assert default.exit_status == 0, [str(f) for n in default for f in n.findings if f.severity == "error"]
+    moved = [f for n in default for f in n.findings if f.message.startswith("Only with the torchscript exporter")]
+    assert moved and all(f.severity == "info" for f in moved)
+    assert explorer.scan(_Antialiased(), example_inputs=x, opset=18, exporter="dynamo").exit_status == 0
+    torchscript = explorer.scan(_Antialiased(), example_inputs=x, opset=18, exporter="torchscript")
+    assert torchscript.exit_status == 1
+    assert any(f.severity == "error" and f.operation == "export_onnx" for n in torchscript for f in n.findings)
+
+
+def test_module_scan_refuses_an_unknown_exporter():
+    with pytest.raises(explorer.errors.ArgumentValueError, match="exporter='onnx'.*dynamo, torchscript"):
+        explorer.scan(_Antialiased(), example_inputs=(torch.zeros(1, 3, 8, 8),), opset=18, exporter="onnx")
