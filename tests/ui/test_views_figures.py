@@ -2,6 +2,8 @@
 colour bar for every colour-mapped panel, outputs in their true aspect ratio, and image pixels shown as whole
 squares of screen pixels unless the panel is labelled an overview."""
 
+import html
+
 import numpy as np
 import pytest
 
@@ -51,8 +53,8 @@ def test_exported_text_is_at_least_12_pixels_and_never_overlaps(app, tab):
 
 def test_the_page_text_is_at_least_12_pixels():
     assert html_figure.TITLE_PX >= 12 and html_figure.TEXT_PX >= 12
-    # the Kernels SVG scales with the page, never below its minimum width: its smallest text at that width
-    points_per_px = KernelsTab.MIN_WIDTH / (kernels_view.SIZE[0] * 72)
+    # the Kernels SVG scales with the page: its smallest text once it is as wide as a 1400-pixel window's app
+    points_per_px = KernelsTab.READABLE_WIDTH / (kernels_view.SIZE[0] * 72)
     assert min(kernels_view.TEXT_PT, kernels_view.TITLE_PT) * points_per_px >= 12
 
 
@@ -92,19 +94,23 @@ def test_pixels_are_whole_squares_unless_labelled_an_overview(app, tab):
     # in the page: an <img> of the panel's own size, zoomed by CSS to a whole multiple (never below 1:1)
     markup = html_figure.figure_html(fig)
     assert "image-rendering: pixelated" in html_figure.STYLE
-    for key in fig.panel_keys():
-        rgb = fig.panels[key].rgb
-        if rgb is not None:
-            w = rgb.shape[1]
-            assert (f"data-key='{key}' alt='{fig.panels[key].title}' width='{w}' height='{rgb.shape[0]}' "
-                    f"style='width:max({w}px, round(") in markup
-    # one zoom per row: every panel's width is k times its own, for the k of the row's largest panel
+    # one zoom per row: every panel's width is k times its own, for the k of the row's largest panel (below
+    # 1:1 only when a cell is narrower than that panel: the narrow layout); its alt text names the row
     for label, keys in fig.rows:
         extent = html_figure.row_extent(fig, keys)
         for key in keys:
             rgb = fig.panels[key].rgb if key is not None else None
-            if rgb is not None and rgb.shape[1] != extent[0]:
-                assert f"{extent[0]}px) * {rgb.shape[1] / extent[0]:.9f}), 1px))" in markup, (key, extent)
+            if rgb is None:
+                continue
+            w = rgb.shape[1]
+            widest = f"max({extent[0]}px, round(down, min("
+            alt = html.escape(f"{fig.panels[key].title}: {label}")
+            assert (f"data-key='{key}' alt='{alt}' width='{w}' "
+                    f"height='{rgb.shape[0]}' style='width:") in markup
+            if w == extent[0]:
+                assert f"height='{rgb.shape[0]}' style='width:min(calc(" in markup and widest in markup
+            else:
+                assert f"{extent[0]}px))) * {w / extent[0]:.9f}), 1px)" in markup, (key, extent)
 
 
 def test_outputs_keep_their_aspect_ratio():
