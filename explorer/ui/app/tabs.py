@@ -201,7 +201,7 @@ class PanelTab(Tab):
 
     def draw(self, data, snap):
         fig = self.panels(data, snap)
-        return (template_columns(fig), *figure_parts(fig)), fig.caption, fig
+        return (template_columns(fig), *figure_parts(fig, f".explorer-figure-{self.name}")), fig.caption, fig
 
 
 def _seed_box(value, state):

@@ -81,6 +81,7 @@ STYLE = f"""
 .explorer-tabs > .lm-TabBar .lm-TabBar-content {{ flex-wrap: wrap; }}
 .explorer-tabs > .lm-TabBar .lm-TabBar-tab {{ flex: 0 1 auto; width: auto; min-width: max-content; }}
 .xf-svg {{ width: 100%; }}
+[class*='explorer-tab-']:has(> .xf-grid) {{ container: xf-tab / inline-size; }}
 @container (max-width: 760px) {{
   .xf-table th, .xf-table td {{ padding: 2px 3px; }}
   .xf-table {{ border-spacing: 1px; }}
@@ -118,17 +119,41 @@ def zoom_width(width: int, height: int, row: tuple | None = None, columns: int =
     """CSS width of an image ``width`` x ``height`` pixels, at the zoom of its ``row``: the largest whole zoom
     at which the row's largest panel, ``row`` = (width, height), fits one of the figure's ``columns`` cells
     and :data:`ZOOM_HEIGHT`; every panel of a row takes that one zoom (an output is never drawn larger than
-    the input it was shrunk from), never less than 1:1 unless the cell is narrower than the row's largest
-    panel (a narrow window: a sidebar, a browser zoom): then the whole row shrinks by one factor to fit its
-    cells, so the figure never scrolls sideways.  ``100cqw`` is the figure's width (its container)."""
+    the input it was shrunk from), never less than 1:1 (below it only in the narrow layout:
+    :func:`narrow_style`).  ``100cqw`` is the figure's width (its container)."""
     rw, rh = row or (width, height)
     cell = f"calc((100cqw - {BAR_COLUMN + GAP * columns}px) / {max(columns, 1)})"
     tallest = f"calc({ZOOM_HEIGHT} * {rw / max(rh, 1):.6f})"
     zoomed = f"round(down, min({cell}, {tallest}), {rw}px)"  # k x the row's widest, k whole
-    widest = f"min({cell}, max({rw}px, {zoomed}))"  # the narrow layout: below 1:1 only when the cell is
     if rw == width:
-        return widest
-    return f"round(nearest, calc({widest} * {width / rw:.9f}), 1px)"
+        return f"max({width}px, {zoomed})"
+    return f"max({width}px, round(nearest, calc({zoomed} * {width / rw:.9f}), 1px))"
+
+
+def narrow_style(fig: PanelFigure, scope: str) -> str:
+    """A stylesheet for the figure in a window too narrow for its panels at 1:1 (a sidebar, a browser zoom):
+    below that width (a container query on the tab), every column shrinks by one factor, the window's share
+    of the 1:1 width, and each row of panels by one factor to fit those columns (the whole images by that
+    share, the zoom rows less), so the figure fits and never scrolls sideways.  ``scope``: a CSS selector
+    of the figure's grid."""
+    widths = fig.widths or []
+    total = sum(widths)
+    if not total:
+        return ""
+    fixed = BAR_COLUMN + GAP * len(widths) + 8  # the colour bars, the gaps, the grid's margins
+    avail = f"(100cqw - {fixed}px)"
+    columns = " ".join(f"calc({avail} * {w / total:.6f})" for w in widths) + f" {BAR_COLUMN}px"
+    rules = [f"{scope} {{ grid-template-columns: {columns} !important; }}"]
+    for _, keys in fig.rows:
+        shown = [(j, k) for j, k in enumerate(keys) if k is not None and fig.panels[k].rgb is not None]
+        if not shown:
+            continue
+        # one factor for the row: the largest at which each of its panels fits its (shrunk) column
+        factor = min(widths[j] / fig.panels[k].rgb.shape[1] for j, k in shown) / total
+        for _, key in shown:
+            rules.append(f"{scope} img[data-key='{H.escape(key)}'] {{ width: calc({avail} * "
+                         f"{fig.panels[key].rgb.shape[1] * factor:.6f}) !important; }}")
+    return (f"<style>@container xf-tab (max-width: {total + fixed}px) {{ {' '.join(rules)} }}</style>")
 
 
 def alt_text(panel: Panel, row_label: str = "") -> str:
@@ -188,18 +213,18 @@ def _cells(fig: PanelFigure):
 
 
 def template_columns(fig: PanelFigure) -> str:
-    """The grid's columns: each at least as wide as its widest panel at 1:1 when the figure's width allows it
-    (else an equal share of it: the narrow layout), sharing what is left."""
+    """The grid's columns: each at least as wide as its widest panel at 1:1, sharing what is left (in a
+    narrower window: :func:`narrow_style`)."""
     widths = fig.widths or [0] * fig.columns
-    share = f"calc((100% - {BAR_COLUMN + GAP * len(widths)}px) / {max(len(widths), 1)})"
-    return " ".join(f"minmax(min({w}px, {share}), 1fr)" for w in widths) + f" {BAR_COLUMN}px"
+    return " ".join(f"minmax({w}px, 1fr)" for w in widths) + f" {BAR_COLUMN}px"
 
 
-def figure_parts(fig: PanelFigure) -> tuple[str, str]:
+def figure_parts(fig: PanelFigure, scope: str = ".xf-grid") -> tuple[str, str]:
     """The cells of the figure in two strings, each cell placed in the grid by its row and column: the panels
     of ``fig.static`` (they change only with the image and the zoom box, so an update of the others does not
-    send them again) and the rest."""
-    parts = ([], [])
+    send them again) and the rest, which begins with the figure's narrow layout (:func:`narrow_style` for the
+    grid ``scope``)."""
+    parts = ([], [narrow_style(fig, scope)])
     for key, row, col, markup in _cells(fig):
         cell = markup.replace("class='", f"style='grid-row:{row};grid-column:{col}' class='", 1)
         parts[key is not None and key not in fig.static].append(cell)
