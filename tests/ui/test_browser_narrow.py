@@ -154,9 +154,11 @@ def test_a_greyed_out_control_says_why(chromium, voila_server):
 
 
 def control_text_px(root) -> float:
-    """The smallest font size of the shared controls' labels and values, in CSS pixels."""
-    return root.locator(".explorer-controls").evaluate("""(el) => Math.min(...[...el.querySelectorAll(
-        '.widget-label, .widget-label-basic span, select, input[type=text], input[type=number], button')]
+    """The smallest font size of the labels and values of the shared controls and the visible tab's, in CSS
+    pixels."""
+    return root.evaluate("""(el) => Math.min(...[...el.querySelectorAll(['.widget-label', '.widget-label-basic span',
+        'select', 'input[type=text]', 'input[type=number]', 'button', '.widget-readout'].map(s =>
+        `.explorer-controls ${s}, .explorer-tab-controls ${s}`).join(', '))]
         .filter(e => e.getBoundingClientRect().width > 0).map(e => parseFloat(getComputedStyle(e).fontSize)))""")
 
 

@@ -40,7 +40,7 @@ STYLE = f"""
 .explorer-root .widget-html-content, .explorer-root select, .explorer-root input,
 .explorer-root button, .explorer-root .lm-TabBar-tab,
 .explorer-root .jupyter-widgets.widget-inline-hbox input, .explorer-root .jupyter-widgets.widget-inline-hbox textarea,
-.explorer-root .widget-checkbox .widget-label-basic span {{ font-size: {CONTROL_TEXT}; }}
+.explorer-root .widget-checkbox .widget-label-basic span, .explorer-root .widget-readout {{ font-size: {CONTROL_TEXT}; }}
 .explorer-root .xf-toggle-list .widget-toggle-button.mod-active {{ background: #1f5fa0; color: #fff; }}
 .explorer-root .xf-toggle-list .widget-toggle-button {{ margin: 1px; padding: 0 8px; }}
 .explorer-root .xf-toggle-label {{ min-width: 0; margin-right: 4px; }}
