@@ -144,7 +144,8 @@ def test_a_greyed_out_control_says_why(chromium, voila_server):
         ui.click_tab(root, "Backends")
         ui.select(root, ".explorer-tab-backends .explorer-mode", "nearest")
         expect(root.locator(".explorer-grid-settings")).to_contain_text(
-            "antialias=False for bilinear, bicubic, lanczos; greyed out above because nearest does not take it",
+            "antialias=False for bilinear, bicubic, antialias=True for lanczos; greyed out above because nearest "
+            "does not take it",
             timeout=ui.LONG)
         expect(root.locator(".explorer-antialias input")).to_be_disabled()
         ui.screenshot(page, "voila-greyed-backends-nearest.png")

@@ -120,4 +120,5 @@ def test_the_grid_says_which_shared_settings_decide_it():
     text = backends_html(data)
     assert "antialias=True for bilinear, bicubic, lanczos; greyed out above because nearest does not take it" in text
     off = compute_backends(MODES, "torch", mode="bilinear", antialias=False, image=IMAGE, scale=0.5)
-    assert "antialias=False for bilinear" in backends_html(off) and "greyed out" not in backends_html(off)
+    text = backends_html(off)  # lanczos is always antialiased: said as such
+    assert "antialias=False for bilinear, bicubic, antialias=True for lanczos ·" in text and "greyed out" not in text

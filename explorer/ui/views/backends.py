@@ -78,13 +78,16 @@ def grid_settings_text(data: BackendsData) -> str:
 
     parts = []
     for option, index in (("antialias", 1), ("align_corners", 0)):
-        value = getattr(data, option)
-        takers = [m for m in data.modes if call_options(m, data.align_corners, data.antialias)[index] is not None
-                  and (option != "antialias" or _takes_antialias(m))]
-        if not takers:
+        groups = {}  # the value each mode of the grid is called with -> those modes (lanczos: always antialiased)
+        for m in data.modes:
+            value = call_options(m, data.align_corners, data.antialias)[index]
+            if value is not None and (option != "antialias" or _takes_antialias(m)):
+                groups.setdefault(bool(value), []).append(m)
+        if not groups:
             continue
+        takers = [m for ms in groups.values() for m in ms]
         greyed = "" if data.mode in takers else f"; greyed out above because {data.mode} does not take it"
-        parts.append(f"{option}={value} for {', '.join(takers)}{greyed}")
+        parts.append(", ".join(f"{option}={v} for {', '.join(ms)}" for v, ms in groups.items()) + greyed)
     return ("the grid is judged with the shared settings " + " · ".join(parts)) if parts else ""
 
 
