@@ -222,3 +222,26 @@ def wait_pixels(read, expected: np.ndarray, timeout: float = 30.0, name: str | N
                 detail += f"; see test-artifacts/{name}-expected.png and -shown.png"
             raise AssertionError(f"the panel never showed the expected pixels within {timeout:.0f} s ({detail})")
         time.sleep(0.15)
+
+
+def sideways_overflow(root) -> list:
+    """Every element in ``root`` (and ``root``) whose content is wider than its box, as (classes, scrollWidth,
+    clientWidth): what would scroll sideways or be cut off.  Elements that let content overflow visibly are
+    read through their parents; a one-pixel rounding is allowed."""
+    return root.evaluate("""(root) => [root, ...root.querySelectorAll('*')].filter(e => {
+            if (e.clientWidth === 0 || e.scrollWidth <= e.clientWidth + 1) return false;
+            return e === root || getComputedStyle(e).overflowX !== 'visible';
+        }).map(e => [e.className.toString().replace(/lm-Widget|lm-Panel|jupyter-widgets|widget-container/g, '')
+                      .trim().slice(0, 80), e.scrollWidth, e.clientWidth])""")
+
+
+def beyond_right_edge(root) -> list:
+    """The innermost elements of ``root`` that reach past its right edge (tag, classes, by how many px, text)."""
+    return root.evaluate("""(root) => {
+        const edge = root.getBoundingClientRect().right;
+        const bad = [...root.querySelectorAll('*')].filter(e => {
+            const r = e.getBoundingClientRect(); return r.width > 0 && r.right > edge + 1; });
+        return bad.filter(e => !bad.some(o => o !== e && e.contains(o))).map(e => [e.tagName,
+            e.className.toString().slice(-50), Math.round(e.getBoundingClientRect().right - edge),
+            (e.textContent || '').slice(0, 30)]);
+    }""")

@@ -80,13 +80,22 @@ def _closest_opencv_mode():
     return min(errors, key=errors.get)
 
 
-def _fails(mode, backend, device, use, antialias=False):
+def _fails(mode, backend, device, use, antialias=False, version=None, export=None):
     import explorer
 
     findings = explorer.check(mode=mode, backend=backend, device=device, training=use == "backward",
-                              antialias=antialias)
+                              antialias=antialias, version=version, export=export)
     operation = "backward" if use == "backward" else "forward"
     return any(f.severity == "error" and f.operation == operation for f in findings)
+
+
+def _step_by_size(n, scale, mode="bilinear"):
+    """The step (input samples per output) when ``scale`` is turned into an output size, as Burn's import does:
+    ``n / output_size``, rounded to 3 decimals."""
+    from .compute.kernels import compute_kernels
+
+    m = compute_kernels(mode, [], n=n, scale=scale).m
+    return round(compute_kernels(mode, [], n=n, size=(m, m), image_length=n).step, 3)
 
 
 EXERCISES = {
@@ -120,6 +129,19 @@ EXERCISES = {
         "Does plain `nearest` fail in the forward pass on PyTorch's MPS device? (True or False)",
         lambda: _fails("nearest", "torch", "mps", "forward"), "ask explorer.check for the forward pass",
         lambda a, s: bool(a) is s),
+    "burn-antialias-import": Exercise(
+        "Does Burn 0.20.1 give an error for the encoder's antialiased bilinear resize imported from ONNX? "
+        "(True or False)",
+        lambda: _fails("bilinear", "burn-tch", None, "forward", antialias=True, version="0.20.1", export="onnx"),
+        "ask explorer.check(mode='bilinear', backend='burn-tch', version='0.20.1', antialias=True, "
+        "export='onnx'), or read the scan's findings of that node",
+        lambda a, s: bool(a) is s),
+    "burn-step-halving-45": Exercise(
+        "The encoder halves a 45-row map by scale_factor=0.5: ONNX Runtime steps 1 / 0.5 = 2 input rows per "
+        "output row. Burn's import turns the scale into an output size and steps input / output rows: what is "
+        "its step? (a number, 3 decimals)", lambda: _step_by_size(45, 0.5),
+        "the output has floor(45 · 0.5) rows; the step is 45 divided by that",
+        lambda a, s: abs(float(a) - s) < 0.0015),
 }
 
 

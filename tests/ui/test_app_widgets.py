@@ -134,11 +134,13 @@ def test_controls_that_cannot_apply_are_disabled_with_the_reason(app):
     app.set(tab="modes", modes=("nearest", "area"), reference="nearest", library="torch")
     ac = app.controls["align_corners"].widget
     assert ac.disabled and "align_corners does not apply to nearest or area" in ac.tooltip
+    assert "<b>align_corners</b>: align_corners does not apply to nearest or area" in app.greyed.value
     app.set(modes=("nearest", "bilinear"))
-    assert not ac.disabled and ac.tooltip is None
+    assert not ac.disabled and ac.tooltip == "" and app.greyed.value == ""  # "", never None (shown as "null")
     app.set(tab="pick")
     assert app.controls["antialias"].widget.disabled
     assert "with and without antialias" in app.controls["antialias"].widget.tooltip
+    assert "antialias" in app.greyed.value and "align_corners" not in app.greyed.value
     app.set(tab="gradients", upstream="ones")
     assert app.controls["seed"].widget.disabled and "random" in app.controls["seed"].widget.tooltip
     app.set(upstream="random")
@@ -339,3 +341,16 @@ def test_a_plain_click_in_a_compare_list_adds_or_removes_one_item():
     assert app.state["modes"] == ("bilinear", "area")
     app.set(modes=("bicubic",))  # the state shows in the buttons
     assert [b.description for b in toggles.buttons if b.value] == ["bicubic"]
+
+
+def test_no_widget_has_a_none_tooltip(app):
+    """ipywidgets writes a None tooltip into the page as the title "null": every widget has a text or ''."""
+    def walk(widget):
+        yield widget
+        for child in getattr(widget, "children", ()):
+            yield from walk(child)
+
+    for tab in app.tabs:
+        app.set(tab=tab)
+        none = [type(w).__name__ for w in walk(app.widget) if "tooltip" in w.keys and w.tooltip is None]
+        assert none == [], (tab, none)

@@ -9,8 +9,9 @@ from pathlib import Path
 from explorer.ui.exercises import EXERCISES, check, solution
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
-TEACHING = ("tour_of_the_modes", "gradients", "backends_and_fixes", "porting_between_libraries")
-WRONG = {list: [0], int: -1, str: "INTER_NOPE", bool: None}
+TEACHING = ("tour_of_the_modes", "gradients", "backends_and_fixes", "porting_between_libraries",
+            "scanning_a_model")
+WRONG = {list: [0], int: -1, float: -1.0, str: "INTER_NOPE", bool: None}
 
 
 @pytest.mark.parametrize("name", list(EXERCISES))
@@ -40,6 +41,8 @@ def test_the_answers_are_what_the_libraries_compute():
     g = torch.zeros((1, 1, 16, 16), requires_grad=True)
     torch.nn.functional.interpolate(g, scale_factor=0.5, mode="nearest").sum().backward()
     assert check("dead-pixels-nearest-half", int((g.grad == 0).sum())).correct
+    rows = torch.nn.functional.interpolate(torch.arange(45.0)[None, None], size=22, mode="linear")[0, 0]
+    assert check("burn-step-halving-45", round(float(rows[10] - rows[9]), 3)).correct  # size 22: step 45 / 22
     from explorer.images import test_image
 
     photo = (test_image("photo") * 255).round().astype(np.uint8)

@@ -60,7 +60,8 @@ def test_notebook_is_committed_clean(path):
 #: Notebooks whose figures are checked as a reader sees them (tests/figure_checks.py): text of 12 px or more
 #: on screen, a labelled colorbar for every colour-mapped image, titles clear of other panels, and a width
 #: that fits the notebook's column.
-FIGURE_CHECKED = ("tour_of_the_modes", "gradients", "backends_and_fixes", "porting_between_libraries")
+FIGURE_CHECKED = ("tour_of_the_modes", "gradients", "backends_and_fixes", "porting_between_libraries",
+                  "scanning_a_model")
 
 
 def with_figure_checks(nb):

@@ -95,3 +95,30 @@ def test_fixes_are_offered_only_where_something_fails_and_an_unmeasurable_one_is
     assert fix_code(missing).startswith("# no fix could be measured")
     app = App(IMAGE, tab="backends", backend="coreml", mode="bicubic")
     assert app.message_text == ""  # no app-level error: the panel says why
+
+
+def test_device_fixes_only_for_the_chosen_device():
+    """With the backend's default device, no fix for one device (the MPS fallback, moving to the CPU) is offered;
+    choosing mps offers them, measured."""
+    from explorer.ui.app.tabs import findings_html, fix_code
+    from explorer.ui.compute.backends import DEVICE_FIX_KINDS
+
+    default = compute_backends(MODES, "torch", mode="bilinear", antialias=True, image=IMAGE, scale=0.5)
+    assert "PYTORCH_ENABLE_MPS_FALLBACK" not in fix_code(default)
+    assert not any(fx.kind in DEVICE_FIX_KINDS for fx in default.fixes)
+    assert default.device_fixes and "offered once a device is chosen" in findings_html(default)
+    mps = compute_backends(MODES, "torch", device="mps", mode="bilinear", antialias=True, image=IMAGE, scale=0.5)
+    assert "export PYTORCH_ENABLE_MPS_FALLBACK=1" in fix_code(mps) and mps.device_fixes == []
+
+
+def test_the_grid_says_which_shared_settings_decide_it():
+    """On nearest (antialias greyed out: nearest does not take it) the tab still says the grid's bilinear,
+    bicubic and lanczos cells are judged with antialias=True."""
+    from explorer.ui.views.backends import backends_html
+
+    data = compute_backends(MODES, "torch", mode="nearest", antialias=True, image=IMAGE, scale=0.5)
+    text = backends_html(data)
+    assert "antialias=True for bilinear, bicubic, lanczos; greyed out above because nearest does not take it" in text
+    off = compute_backends(MODES, "torch", mode="bilinear", antialias=False, image=IMAGE, scale=0.5)
+    text = backends_html(off)  # lanczos is always antialiased: said as such
+    assert "antialias=False for bilinear, bicubic, antialias=True for lanczos ·" in text and "greyed out" not in text

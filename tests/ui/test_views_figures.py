@@ -2,6 +2,9 @@
 colour bar for every colour-mapped panel, outputs in their true aspect ratio, and image pixels shown as whole
 squares of screen pixels unless the panel is labelled an overview."""
 
+import html
+import re
+
 import numpy as np
 import pytest
 
@@ -51,8 +54,8 @@ def test_exported_text_is_at_least_12_pixels_and_never_overlaps(app, tab):
 
 def test_the_page_text_is_at_least_12_pixels():
     assert html_figure.TITLE_PX >= 12 and html_figure.TEXT_PX >= 12
-    # the Kernels SVG scales with the page, never below its minimum width: its smallest text at that width
-    points_per_px = KernelsTab.MIN_WIDTH / (kernels_view.SIZE[0] * 72)
+    # the Kernels SVG scales with the page: its smallest text once it is as wide as a 1400-pixel window's app
+    points_per_px = KernelsTab.READABLE_WIDTH / (kernels_view.SIZE[0] * 72)
     assert min(kernels_view.TEXT_PT, kernels_view.TITLE_PT) * points_per_px >= 12
 
 
@@ -92,19 +95,31 @@ def test_pixels_are_whole_squares_unless_labelled_an_overview(app, tab):
     # in the page: an <img> of the panel's own size, zoomed by CSS to a whole multiple (never below 1:1)
     markup = html_figure.figure_html(fig)
     assert "image-rendering: pixelated" in html_figure.STYLE
-    for key in fig.panel_keys():
-        rgb = fig.panels[key].rgb
-        if rgb is not None:
-            w = rgb.shape[1]
-            assert (f"data-key='{key}' alt='{fig.panels[key].title}' width='{w}' height='{rgb.shape[0]}' "
-                    f"style='width:max({w}px, round(") in markup
-    # one zoom per row: every panel's width is k times its own, for the k of the row's largest panel
+    # one zoom per row: every panel's width is k times its own, for the k of the row's largest panel; its alt
+    # text names the row; a narrower window shrinks every panel by one factor (the narrow layout's style)
+    narrow = re.search(r"@container xf-tab \(max-width: (\d+)px\)", markup)
+    assert narrow and int(narrow.group(1)) == sum(fig.widths) + html_figure.BAR_COLUMN + 10 * len(fig.widths) + 8
     for label, keys in fig.rows:
         extent = html_figure.row_extent(fig, keys)
         for key in keys:
             rgb = fig.panels[key].rgb if key is not None else None
-            if rgb is not None and rgb.shape[1] != extent[0]:
-                assert f"{extent[0]}px) * {rgb.shape[1] / extent[0]:.9f}), 1px))" in markup, (key, extent)
+            if rgb is None:
+                continue
+            w = rgb.shape[1]
+            alt = html.escape(f"{fig.panels[key].title}: {label}")
+            assert (f"data-key='{key}' alt='{alt}' width='{w}' height='{rgb.shape[0]}' "
+                    f"style='width:max({w}px, round(") in markup
+            if w != extent[0]:
+                assert f"{extent[0]}px) * {w / extent[0]:.9f}), 1px))" in markup, (key, extent)
+            assert f"img[data-key='{key}'] {{ width: calc((100cqw - " in markup
+    # in the narrow layout each row shrinks by one factor, so that every panel fits its shrunk column
+    for _, keys in fig.rows:
+        shown = [(j, k) for j, k in enumerate(keys) if k is not None and fig.panels[k].rgb is not None]
+        factor = min((fig.widths[j] / fig.panels[k].rgb.shape[1] for j, k in shown), default=0) / sum(fig.widths)
+        for j, k in shown:
+            share = fig.panels[k].rgb.shape[1] * factor
+            assert share <= fig.widths[j] / sum(fig.widths) + 1e-9
+            assert f"img[data-key='{k}'] {{ width: calc((100cqw - {html_figure.BAR_COLUMN + 10 * len(fig.widths) + 8}px) * {share:.6f}) !important; }}" in markup
 
 
 def test_outputs_keep_their_aspect_ratio():

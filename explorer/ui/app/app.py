@@ -98,10 +98,14 @@ class App:
         rows[0].children = (self.scenario_menu,) + rows[0].children
         shared = W.VBox(rows)
         shared.add_class("explorer-controls")
-        style = W.HTML(f"<style>{STYLE}</style>", layout=W.Layout(height="0px", margin="0", overflow="hidden"))
-        root = W.VBox([style, shared, W.HBox([self.readout, self.link, self.busy_mark]), self.lesson, self.message,
-                       self.tab_widget, self.downloads.widget], layout=W.Layout(width="100%"))
+        style = W.HTML(f"<style>{STYLE}</style>{SCALE_VALUETEXT}",
+                       layout=W.Layout(height="0px", margin="0", overflow="hidden"))
+        self.greyed = W.HTML()
+        self.greyed.add_class("explorer-greyed")
+        root = W.VBox([style, shared, self.greyed, W.HBox([self.readout, self.link, self.busy_mark]), self.lesson,
+                       self.message, self.tab_widget, self.downloads.widget], layout=W.Layout(width="100%"))
         root.add_class("explorer-root")
+        no_null_tooltips(root)
         return root
 
     def _open(self, image, config, query, settings):
@@ -524,8 +528,14 @@ class App:
 
     def _sync_enabled(self):
         reasons = disabled(self.state, self.state["tab"], self.state.backends)
-        for key in ("align_corners", "antialias", "seed", "version", "opset", "device"):
+        keys = ("align_corners", "antialias", "seed", "version", "opset", "device")
+        for key in keys:
             self.controls[key].disable(reasons.get(key, ""))
+        shown = [k for k in keys if k in reasons and k in self.visible_tab.controls + _SHARED_ROWS[1]]
+        text = "; ".join(f"<b>{html.escape(k)}</b>: {html.escape(reasons[k])}" for k in shown)
+        value = f"greyed out — {text}" if text else ""
+        if self.greyed.value != value:
+            self.greyed.value = value
 
     def _sync_backend_options(self):
         """The version, opset and device choices of the backend: the eras and opsets where some answer of the
@@ -554,6 +564,32 @@ class App:
         with self._quiet():
             w.value = tuple(used)
             w.description = "matters (chosen)" if self.state["priorities"] is not None else "matters (for this content)"
+
+
+def no_null_tooltips(widget):
+    """Give every widget under ``widget`` without a tooltip an empty one: ipywidgets writes a None tooltip into
+    the page as the text "null" (the title of a description label)."""
+    if "tooltip" in getattr(widget, "keys", ()) and widget.tooltip is None:
+        widget.tooltip = ""
+    for child in getattr(widget, "children", ()):
+        no_null_tooltips(child)
+
+
+#: The scale slider moves on log10(scale); this makes it announce the scale itself to screen readers
+#: (aria-valuetext "scale 0.4x", not "-0.39794"): the exact scale of the typed-scale box when the slider sits on
+#: it (its step rounds the scale), else the slider's own to 3 digits; an observer of the slider's handle,
+#: installed once per page by the load event of a one-pixel image (HTML widgets run no <script>).
+SCALE_VALUETEXT = (
+    "<img alt='' width='1' height='1' src='data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw==' "
+    "onload=\"const root = this.closest('.explorer-root'); if (!root || root.dataset.scaleText) return; "
+    "root.dataset.scaleText = '1'; const fix = () => root.querySelectorAll('.explorer-scale [role=slider]')"
+    ".forEach(h => { const v = Number(h.getAttribute('aria-valuetext')); "
+    "if (h.getAttribute('aria-valuetext') === null || Number.isNaN(v)) return; "
+    "const box = root.querySelector('.explorer-scale-text input'), typed = box ? Number(box.value) : NaN; "
+    "const scale = typed > 0 && Math.abs(Math.log10(typed) - v) <= 0.0011 ? typed "
+    ": Number(Math.pow(10, v).toPrecision(3)); h.setAttribute('aria-valuetext', 'scale ' + scale + 'x'); }); "
+    "new MutationObserver(fix).observe(root, {subtree: true, childList: true, attributes: true, "
+    "attributeFilter: ['aria-valuetext']}); fix();\">")
 
 
 def _snapped(slider, old, new) -> bool:

@@ -41,7 +41,7 @@ class Control:
     def disable(self, reason: str = ""):
         """Grey the control out with ``reason`` as its tooltip ('' enables it again)."""
         self.widget.disabled = bool(reason)
-        self.widget.tooltip = reason or None
+        self.widget.tooltip = reason  # '' (not None: the page would show the tooltip "null")
 
 
 def css_class(key: str) -> str:

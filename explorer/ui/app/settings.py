@@ -223,7 +223,7 @@ def _size_box(value, state):
     import ipywidgets as W
 
     return W.Text(value=size_text(value), placeholder="height × width, e.g. 64×48", description="size",
-                  continuous_update=False, style=STYLE, layout=W.Layout(width="260px"))
+                  continuous_update=False, style=STYLE, layout=W.Layout(width="auto", min_width="16em"))
 
 
 def backend_ids(state) -> tuple:

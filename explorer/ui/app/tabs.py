@@ -201,7 +201,7 @@ class PanelTab(Tab):
 
     def draw(self, data, snap):
         fig = self.panels(data, snap)
-        return (template_columns(fig), *figure_parts(fig)), fig.caption, fig
+        return (template_columns(fig), *figure_parts(fig, f".explorer-figure-{self.name}")), fig.caption, fig
 
 
 def _seed_box(value, state):
@@ -305,8 +305,10 @@ class KernelsTab(Tab):
     @classmethod
     def option_targets(cls, state):
         return (state["mode"], *state["modes"]), (state["library"],)
-    #: narrowest the figure is shown, in CSS pixels: its smallest text (9.5 pt of 864) stays >= 12 px
-    MIN_WIDTH = 1100
+
+    #: the figure is as wide as the app (never wider: no scrolling inside its box); from this width on, in CSS
+    #: pixels, its smallest text (9.5 pt of 864) is 12 px or more; narrower (a sidebar, a browser zoom) it shrinks
+    READABLE_WIDTH = 1100
 
     def __init__(self, app):
         super().__init__(app)
@@ -326,7 +328,8 @@ class KernelsTab(Tab):
         if self.view is None:
             self.view = KernelsView()
         self.view.update(data)
-        markup = f"<div class='xf-svg' style='min-width:{self.MIN_WIDTH}px'>{svg_markup(self.view.fig)}</div>"
+        label = html.escape(self.view.caption, quote=True)  # what is drawn, for a screen reader
+        markup = f"<div class='xf-svg' role='img' aria-label='{label}'>{svg_markup(self.view.fig)}</div>"
         return markup, self.view.caption, self.view
 
     def export_figure(self, data, snap):
@@ -575,6 +578,10 @@ def findings_html(data) -> str:
     if data.fixes:
         parts.append("<b>fixes, measured on this image</b><ol>"
                      + "".join(f"<li>{html.escape(str(fx))}</li>" for fx in data.fixes) + "</ol>")
+    if getattr(data, "device_fixes", None):
+        names = ", ".join(fx.description for fx in data.device_fixes)
+        parts.append(f"<p style='color:#555'>fixes for one device ({html.escape(names)}) are offered once a "
+                     f"device is chosen above (the device is the backend's default here)</p>")
     if data.nothing_to_fix:
         parts.append(f"<p>nothing to fix: {html.escape(data.mode)} neither fails nor differs here</p>")
     elif data.error is not None:

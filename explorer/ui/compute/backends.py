@@ -109,6 +109,14 @@ class BackendsData:
     error: object = None  # why the fixes could not be measured (said in the panel, not as an app error)
     reasons: dict = field(default_factory=dict)  # (mode, use) -> why the cell is not ok, in one sentence
     nothing_to_fix: bool = False  # the current mode fails or differs nowhere here: no fix is offered
+    align_corners: bool = False  # the shared settings the grid is judged with (for the modes that take them)
+    antialias: bool = False
+    device_fixes: list = field(default_factory=list)  # fixes left out: they depend on a device not chosen
+
+
+#: Kinds of fix that depend on the device the call runs on (run on the CPU, the MPS fallback): offered only
+#: when a device is chosen, never for the backend's default device.
+DEVICE_FIX_KINDS = ("device", "environment")
 
 
 def call_options(mode, align_corners, antialias):
@@ -163,7 +171,8 @@ def compute_backends(modes, backend, *, version=None, device=None, training=True
     uses, status, messages, reasons = support_grid(tuple(modes), backend, version, device, training,
                                                    align_corners, antialias, tuple(sorted(sizes.items())), opset)
     data = BackendsData(backend, version, device, list(modes), list(uses), dict(status), dict(messages),
-                        mode or "", reasons=dict(reasons))
+                        mode or "", reasons=dict(reasons), align_corners=bool(align_corners),
+                        antialias=bool(antialias))
     current = mode or (modes[0] if modes else None)
     if current is not None:
         ac, aa = call_options(current, align_corners, antialias)
@@ -179,6 +188,9 @@ def compute_backends(modes, backend, *, version=None, device=None, training=True
                 data.fixes = list(ex.suggest_fixes(x, mode=current, backend=backend, training=training,
                                                    version=version, device=device, align_corners=ac,
                                                    antialias=aa, **kw))
+                if device is None:  # no device chosen: a fix for one device (the MPS fallback) is not offered
+                    data.device_fixes = [fx for fx in data.fixes if fx.kind in DEVICE_FIX_KINDS]
+                    data.fixes = [fx for fx in data.fixes if fx.kind not in DEVICE_FIX_KINDS]
             except Exception as exc:  # noqa: BLE001 - shown with the findings
                 data.error = exc
     return data

@@ -66,8 +66,35 @@ def backends_html(data: BackendsData) -> str:
            for u in data.uses if data.mode in data.modes and data.status[(data.mode, u)] != "ok"]
     notes = (f"<div>why {H.escape(data.mode)} is not ok here:<ul>{''.join(why)}</ul></div>" if why else "")
     return (f"<div class='xf-figure'><div style='margin:4px 0'><b>{H.escape(where)}</b>: {legend_html()}</div>"
+            f"<div class='explorer-grid-settings' style='margin:4px 0'>{H.escape(grid_settings_text(data))}</div>"
             f"<table class='xf-table' style='width:100%'><tr><th></th>{head}</tr>{''.join(rows)}</table>"
             f"{notes}</div>")
+
+
+def grid_settings_text(data: BackendsData) -> str:
+    """Which shared settings decide the grid, and for which of its modes (visible on the tab even where the
+    control is greyed out for the current mode, which does not take it)."""
+    from ..compute.backends import call_options
+
+    parts = []
+    for option, index in (("antialias", 1), ("align_corners", 0)):
+        groups = {}  # the value each mode of the grid is called with -> those modes (lanczos: always antialiased)
+        for m in data.modes:
+            value = call_options(m, data.align_corners, data.antialias)[index]
+            if value is not None and (option != "antialias" or _takes_antialias(m)):
+                groups.setdefault(bool(value), []).append(m)
+        if not groups:
+            continue
+        takers = [m for ms in groups.values() for m in ms]
+        greyed = "" if data.mode in takers else f"; greyed out above because {data.mode} does not take it"
+        parts.append(", ".join(f"{option}={v} for {', '.join(ms)}" for v, ms in groups.items()) + greyed)
+    return ("the grid is judged with the shared settings " + " · ".join(parts)) if parts else ""
+
+
+def _takes_antialias(mode: str) -> bool:
+    from ..app.applies import takes
+
+    return takes("antialias", mode, "torch")
 
 
 class BackendsView:

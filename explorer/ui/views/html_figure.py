@@ -25,12 +25,12 @@ from . import pixels as P
 from .panels import BAR_COLUMN, GAP, ColourBar, Panel, PanelFigure
 
 #: Text sizes of the page, in CSS pixels, at the least (a laptop's window); the figure's text grows with the
-#: window's width up to :data:`PROJECTOR_PX` (18 px and more on a 1920-pixel projector), the controls' less.
+#: window's width up to :data:`PROJECTOR_PX` (18 px and more on a 1920-pixel projector), the controls' to 18 px.
 TITLE_PX, TEXT_PX = 14, 13
 PROJECTOR_PX = 24
 FIGURE_TITLE = f"clamp({TITLE_PX}px, 1vw, {PROJECTOR_PX}px)"
 FIGURE_TEXT = f"clamp({TEXT_PX}px, 0.95vw, {PROJECTOR_PX}px)"
-CONTROL_TEXT = f"clamp({TEXT_PX}px, 0.8vw, 17px)"
+CONTROL_TEXT = f"clamp({TEXT_PX}px, 0.95vw, 20px)"  # 18 px at 1920
 #: The tallest a panel may be zoomed to, as a share of the window's height.
 ZOOM_HEIGHT = "60vh"
 
@@ -38,7 +38,9 @@ STYLE = f"""
 .explorer-root {{ font-size: {CONTROL_TEXT}; }}
 .explorer-root .widget-label, .explorer-root .widget-inline-hbox .widget-label,
 .explorer-root .widget-html-content, .explorer-root select, .explorer-root input,
-.explorer-root button, .explorer-root .lm-TabBar-tab {{ font-size: {CONTROL_TEXT}; }}
+.explorer-root button, .explorer-root .lm-TabBar-tab,
+.explorer-root .jupyter-widgets.widget-inline-hbox input, .explorer-root .jupyter-widgets.widget-inline-hbox textarea,
+.explorer-root .widget-checkbox .widget-label-basic span, .explorer-root .widget-readout {{ font-size: {CONTROL_TEXT}; }}
 .explorer-root .xf-toggle-list .widget-toggle-button.mod-active {{ background: #1f5fa0; color: #fff; }}
 .explorer-root .xf-toggle-list .widget-toggle-button {{ margin: 1px; padding: 0 8px; }}
 .explorer-root .xf-toggle-label {{ min-width: 0; margin-right: 4px; }}
@@ -66,6 +68,24 @@ STYLE = f"""
 .xf-table small {{ font-size: max({TEXT_PX - 1}px, 0.85em); }}
 .explorer-caption {{ font-size: {FIGURE_TEXT}; color: #333; }}
 .explorer-busy-mark {{ color: #8a6d00; min-height: 18px; }}
+.explorer-greyed .widget-html-content {{ color: #555; font-size: {CONTROL_TEXT}; }}
+/* the narrow layout (a sidebar, a browser zoom): rows of controls wrap, no widget wider than the app, the tabs
+   wrap onto a second line instead of cutting their titles, tables tighten */
+.explorer-root .widget-box > *, .explorer-root .widget-inline-hbox > select {{
+  max-width: calc(100% - 2 * var(--jp-widgets-margin, 2px)); }}
+.explorer-root .widget-html-content {{ overflow-wrap: anywhere; }}
+.explorer-root .xf-table {{ max-width: 100%; }}
+.explorer-root .xf-table th, .explorer-root .xf-table td {{ overflow-wrap: anywhere; }}
+.explorer-root .widget-hbox {{ flex-wrap: wrap; }}
+.explorer-root .widget-toggle-buttons .widget-toggle-button {{ width: auto; min-width: 4em; }}
+.explorer-tabs > .lm-TabBar .lm-TabBar-content {{ flex-wrap: wrap; }}
+.explorer-tabs > .lm-TabBar .lm-TabBar-tab {{ flex: 0 1 auto; width: auto; min-width: max-content; }}
+.xf-svg {{ width: 100%; }}
+[class*='explorer-tab-']:has(> .xf-grid) {{ container: xf-tab / inline-size; }}
+@container (max-width: 760px) {{
+  .xf-table th, .xf-table td {{ padding: 2px 3px; }}
+  .xf-table {{ border-spacing: 1px; }}
+}}
 .explorer-busy .explorer-figure {{ opacity: 0.55; transition: opacity 0.1s; }}
 """
 
@@ -99,7 +119,8 @@ def zoom_width(width: int, height: int, row: tuple | None = None, columns: int =
     """CSS width of an image ``width`` x ``height`` pixels, at the zoom of its ``row``: the largest whole zoom
     at which the row's largest panel, ``row`` = (width, height), fits one of the figure's ``columns`` cells
     and :data:`ZOOM_HEIGHT`; every panel of a row takes that one zoom (an output is never drawn larger than
-    the input it was shrunk from), never less than 1:1.  ``100cqw`` is the figure's width (its container)."""
+    the input it was shrunk from), never less than 1:1 (below it only in the narrow layout:
+    :func:`narrow_style`).  ``100cqw`` is the figure's width (its container)."""
     rw, rh = row or (width, height)
     cell = f"calc((100cqw - {BAR_COLUMN + GAP * columns}px) / {max(columns, 1)})"
     tallest = f"calc({ZOOM_HEIGHT} * {rw / max(rh, 1):.6f})"
@@ -109,12 +130,48 @@ def zoom_width(width: int, height: int, row: tuple | None = None, columns: int =
     return f"max({width}px, round(nearest, calc({zoomed} * {width / rw:.9f}), 1px))"
 
 
-def panel_html(panel: Panel, key: str = "", row: tuple | None = None, columns: int = 1) -> str:
+def narrow_style(fig: PanelFigure, scope: str) -> str:
+    """A stylesheet for the figure in a window too narrow for its panels at 1:1 (a sidebar, a browser zoom):
+    below that width (a container query on the tab), every column shrinks by one factor, the window's share
+    of the 1:1 width, and each row of panels by one factor to fit those columns (the whole images by that
+    share, the zoom rows less), so the figure fits and never scrolls sideways.  ``scope``: a CSS selector
+    of the figure's grid."""
+    widths = fig.widths or []
+    total = sum(widths)
+    if not total:
+        return ""
+    fixed = BAR_COLUMN + GAP * len(widths) + 8  # the colour bars, the gaps, the grid's margins
+    avail = f"(100cqw - {fixed}px)"
+    columns = " ".join(f"calc({avail} * {w / total:.6f})" for w in widths) + f" {BAR_COLUMN}px"
+    rules = [f"{scope} {{ grid-template-columns: {columns} !important; }}"]
+    for _, keys in fig.rows:
+        shown = [(j, k) for j, k in enumerate(keys) if k is not None and fig.panels[k].rgb is not None]
+        if not shown:
+            continue
+        # one factor for the row: the largest at which each of its panels fits its (shrunk) column
+        factor = min(widths[j] / fig.panels[k].rgb.shape[1] for j, k in shown) / total
+        for _, key in shown:
+            rules.append(f"{scope} img[data-key='{H.escape(key)}'] {{ width: calc({avail} * "
+                         f"{fig.panels[key].rgb.shape[1] * factor:.6f}) !important; }}")
+    return (f"<style>@container xf-tab (max-width: {total + fixed}px) {{ {' '.join(rules)} }}</style>")
+
+
+def alt_text(panel: Panel, row_label: str = "") -> str:
+    """What a panel image shows, for a screen reader: its title, then its row's label (what the row draws).
+
+    >>> from explorer.ui.views.panels import Panel
+    >>> alt_text(Panel("nearest, zoom"), "zoom on the orange box: every pixel")
+    'nearest, zoom: zoom on the orange box: every pixel'
+    """
+    return f"{panel.title}: {row_label}" if row_label else panel.title
+
+
+def panel_html(panel: Panel, key: str = "", row: tuple | None = None, columns: int = 1, row_label: str = "") -> str:
     title = f"<div class='xf-title'>{H.escape(panel.title)}</div>"
     if panel.rgb is None:
         return f"<div class='xf-cell'>{title}<div class='xf-error'>{H.escape(panel.error)}</div></div>"
     h, w = panel.rgb.shape[:2]
-    return (f"<div class='xf-cell'>{title}<img data-key='{H.escape(key)}' alt='{H.escape(panel.title)}' "
+    return (f"<div class='xf-cell'>{title}<img data-key='{H.escape(key)}' alt='{H.escape(alt_text(panel, row_label))}' "
             f"width='{w}' height='{h}' style='width:{zoom_width(w, h, row, columns)}' "
             f"src='{_URLS.url(panel.rgb)}'></div>")
 
@@ -149,23 +206,25 @@ def _cells(fig: PanelFigure):
         extent = row_extent(fig, keys)
         for j, key in enumerate(keys):
             if key is not None:
-                yield key, row + 1, j + 1, panel_html(fig.panels[key], key, extent, n)
+                yield key, row + 1, j + 1, panel_html(fig.panels[key], key, extent, n, label)
         bar = fig.bars.get(i)
         if bar is not None:
             yield None, row + 1, n + 1, bar_html(bar)
 
 
 def template_columns(fig: PanelFigure) -> str:
-    """The grid's columns: each at least as wide as its widest panel at 1:1, sharing what is left."""
+    """The grid's columns: each at least as wide as its widest panel at 1:1, sharing what is left (in a
+    narrower window: :func:`narrow_style`)."""
     widths = fig.widths or [0] * fig.columns
     return " ".join(f"minmax({w}px, 1fr)" for w in widths) + f" {BAR_COLUMN}px"
 
 
-def figure_parts(fig: PanelFigure) -> tuple[str, str]:
+def figure_parts(fig: PanelFigure, scope: str = ".xf-grid") -> tuple[str, str]:
     """The cells of the figure in two strings, each cell placed in the grid by its row and column: the panels
     of ``fig.static`` (they change only with the image and the zoom box, so an update of the others does not
-    send them again) and the rest."""
-    parts = ([], [])
+    send them again) and the rest, which begins with the figure's narrow layout (:func:`narrow_style` for the
+    grid ``scope``)."""
+    parts = ([], [narrow_style(fig, scope)])
     for key, row, col, markup in _cells(fig):
         cell = markup.replace("class='", f"style='grid-row:{row};grid-column:{col}' class='", 1)
         parts[key is not None and key not in fig.static].append(cell)

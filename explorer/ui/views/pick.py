@@ -88,7 +88,7 @@ def _candidate_row(cand, result, w, total) -> str:
         name = f"<b>{name} ★</b>"
     if cand.excluded is None:
         segs = "".join(f"<span style='display:inline-block;height:14px;background:{COLOURS[j]};"
-                       f"width:{240 * w[c] * cand.goodness.get(c, 0.0) / total:.1f}px'></span>"
+                       f"width:calc(min(240px, 22cqw) * {w[c] * cand.goodness.get(c, 0.0) / total:.4f})'></span>"
                        for j, c in enumerate(CRITERIA))
         bar = f"<span style='white-space:nowrap'>{segs} {cand.score:.3f}</span>"
     else:
