@@ -115,6 +115,8 @@ def matching_cells(setup: Question, matrix=None) -> tuple[str | None, list]:
         case = cell.case
         if case.get("dtype") != setup.dtype or "library" not in case or len(case.get("axes", ())) != setup.spatial_dims:
             continue
+        if case.get("variant"):  # compiled by XLA, or a second derivative: not the eager call asked about
+            continue
         if runtime == "torch-onnx" and (case.get("exporter") != setup.exporter or case.get("opset") != setup.opset):
             continue
         if runtime == "coremltools" and case.get("target") != "mlprogram":  # ct.convert's default target

@@ -52,9 +52,11 @@ def main(argv=None) -> int:
         if args.jobs < 1:
             print(f"--jobs must be at least 1, got {args.jobs}", file=sys.stderr)
             return 2
-        # the interpreter given to --python is a local path: the committed command names it PYTHON
+        # the interpreter given to --python and the folder given to --venvs are local paths: the committed
+        # command names them PYTHON and VENVS
         command = "python -m explorer.probe " + " ".join(
-            "PYTHON" if (args.python and a == args.python) else shlex.quote(a) for a in (argv or sys.argv[1:]))
+            "PYTHON" if (args.python and a == args.python) else "VENVS" if (args.venvs and a == args.venvs)
+            else shlex.quote(a) for a in (argv or sys.argv[1:]))
         start = time.perf_counter()
         try:
             probe(args.runtime, args.release, args.current, args.cases, args.jobs, args.venvs, Path(args.out),

@@ -177,14 +177,26 @@ TF_ANTIALIASED = ("bilinear", "bicubic", "lanczos3", "lanczos5", "gaussian", "mi
 TF_V1 = tuple((mode, {"version": 1, **flags}) for mode in ("nearest", "bilinear", "bicubic", "area")
               for flags in ({}, {"align_corners": True}, {"half_pixel_centers": True})
               if not (mode == "area" and flags.get("half_pixel_centers")))
+#: ``tf.function(jit_compile=True)`` around the call and its gradient (``variant="xla"``): the methods, the
+#: antialiased bilinear (ScaleAndTranslate) and the v1 bilinear with align_corners / half_pixel_centers
+TF_XLA = (("nearest", {}), ("bilinear", {}), ("bilinear", {"antialias": True}), ("bicubic", {}), ("area", {}),
+          ("lanczos3", {}), ("bilinear", {"version": 1, "align_corners": True}),
+          ("bilinear", {"version": 1, "half_pixel_centers": True}))
+#: the second derivative through the gradient op by nested ``tf.GradientTape`` (``variant="second-order"``)
+TF_SECOND_ORDER = ("nearest", "bilinear", "bicubic", "area")
 JAX_METHODS = ("nearest", "linear", "cubic", "lanczos3", "lanczos5")
+#: methods of later releases (cubic-pytorch from 0.10.0, area from 0.10.1) and their options: an older release
+#: measures the refusal
+JAX_LATER_METHODS = (("cubic-pytorch", ({}, {"antialias": False})), ("area", ({},)))
 REDUCED_AND_INTEGER = ("float16", "bfloat16", "float64", "uint8")
 
 
 def tensorflow_cases() -> list[dict]:
     """``tf.image.resize`` (NHWC): every method x antialias where it applies, up, down and to 1x1, float32 with
     the gradient; every method in float16/bfloat16/float64/uint8 up and down; the v1 functions
-    (``tf.compat.v1.image.resize_*``) with align_corners and half_pixel_centers, up and down."""
+    (``tf.compat.v1.image.resize_*``) with align_corners and half_pixel_centers, up and down; the calls of
+    :data:`TF_XLA` compiled by XLA, up and down with the gradient; the second derivative of each mode of
+    :data:`TF_SECOND_ORDER`, up.  A case with a ``variant`` answers only a question about that variant."""
     out = []
     configurations = [(m, {}) for m in TF_MODES] + [(m, {"antialias": True}) for m in TF_ANTIALIASED]
     for mode, options in configurations:
@@ -198,6 +210,14 @@ def tensorflow_cases() -> list[dict]:
         for name in ("up-size", "down-size"):
             out.append(call_case("tensorflow", "tensorflow", mode, options, GEOMETRIES_NHWC[name], tag=name,
                                  axes=(1, 2), prefix="tensorflow/v1"))
+    for mode, options in TF_XLA:
+        for name in ("up-size", "down-size"):
+            head = "tensorflow/xla/v1" if options.get("version") == 1 else "tensorflow/xla"
+            out.append(call_case("tensorflow", "tensorflow", mode, options, GEOMETRIES_NHWC[name], tag=name,
+                                 axes=(1, 2), prefix=head, variant="xla"))
+    for mode in TF_SECOND_ORDER:
+        out.append(call_case("tensorflow", "tensorflow", mode, {}, GEOMETRIES_NHWC["up-size"], tag="up-size",
+                             axes=(1, 2), prefix="tensorflow/second-order", variant="second-order"))
     return out
 
 
@@ -205,7 +225,7 @@ def jax_cases() -> list[dict]:
     """``jax.image.resize`` under ``jax.jit`` (NCHW, the shape naming every axis): every method x antialias,
     up, down and to 1x1 in float32 with ``jax.grad``; every method in float16/bfloat16/float64/uint8 up and down;
     ``jax.image.scale_and_translate`` with the scale m/n and no translation (the same resize) for each method,
-    up and down."""
+    up and down; the later methods (:data:`JAX_LATER_METHODS`) up and down in float32 with ``jax.grad``."""
     out = []
     for method in JAX_METHODS:
         for options in ({}, {"antialias": False}) if method != "nearest" else ({},):
@@ -219,6 +239,10 @@ def jax_cases() -> list[dict]:
             for geometry in ("up-size", "down-size"):
                 out.append(call_case("jax", "jax", method, options, geometry, call="scale_and_translate",
                                      prefix="jax/scale_and_translate"))
+    for method, variants in JAX_LATER_METHODS:
+        for options in variants:
+            for geometry in ("up-size", "down-size"):
+                out.append(call_case("jax", "jax", method, options, geometry, call="resize"))
     return out
 
 

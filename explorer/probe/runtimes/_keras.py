@@ -10,7 +10,11 @@ channels_last.  The output is converted to numpy with ``keras.ops.convert_to_num
 import os
 
 
-def install(release, backend):
+def install(release, backend, paired=None):
+    """``keras==release`` with its backend: the pinned specs ``paired[release]`` names (an older Keras gets a
+    backend release of its time that pip installs with it), else the backend's newest release."""
+    if paired and release in paired:
+        return [[f"keras=={release}", *paired[release]]]
     extra = {"tensorflow": ["tensorflow-cpu"], "jax": ["jax"],
              "torch": ["torch==2.13.0"]}[backend]
     return [[f"keras=={release}", "numpy"] + extra]

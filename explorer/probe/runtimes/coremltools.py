@@ -6,20 +6,24 @@ converted program (``convert_to="milinternal"``: each op's type and its constant
 NeuralNetwork target the layer types of the spec (its upsample/resize layer's parameters).  A cell that
 converts is ``skipped`` at the ``run`` stage, its reason saying so.
 
-The venv: ``pip install coremltools torch==2.13.0`` (the resolver accepts the pair: coremltools 9.0).
+The venv: ``pip install coremltools==<release> torch==2.13.0`` (the resolver accepts each pair; the older
+releases were not tested by their makers against this torch, and say so in a warning: a cell's notes).
+coremltools 6.x has no CPython 3.11 Linux wheel (6.3.0 is a source archive only), so 7.2 is the oldest probed.
 """
 
 NAME = "coremltools"
 PRODUCT = "coreml"
 KINDS = ("coreml",)
 PACKAGES = ("coremltools", "torch", "numpy")
-RELEASES = ("9.0",)
+RELEASES = ("7.2", "8.3.0", "9.0")
 CURRENT = "9.0"
 _LAYER_FIELDS = ("upsample", "resizeBilinear", "cropResize")
 
 
 def install(release):
-    return [[f"coremltools=={release}", "torch==2.13.0", "numpy"]]
+    # coremltools 7.x calls np.issubclass_, which numpy 2.0 removed: numpy<2 with it
+    numpy = "numpy<2" if int(release.split(".")[0]) < 8 else "numpy"
+    return [[f"coremltools=={release}", "torch==2.13.0", numpy]]
 
 
 def version():

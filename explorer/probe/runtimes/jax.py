@@ -10,7 +10,7 @@ NAME = "jax"
 PRODUCT = "jax"
 KINDS = ("jax",)
 PACKAGES = ("jax", "jaxlib", "numpy")
-RELEASES = ("0.10.2",)
+RELEASES = ("0.4.30", "0.5.3", "0.6.2", "0.9.2", "0.10.0", "0.10.1", "0.10.2")
 CURRENT = "0.10.2"
 
 

@@ -2,6 +2,11 @@
 ``tf.compat.v1.image.resize_{nearest_neighbor,bilinear,bicubic,area}`` (``align_corners``,
 ``half_pixel_centers``), eagerly, on an NHWC input; the gradient of ``sum(Y * G)`` with ``tf.GradientTape``
 for float32/float64 inputs.  One intra-op and one inter-op thread; bfloat16 outputs are returned as float32.
+
+A case's ``variant``: ``"xla"`` runs the call and its gradient each in a ``tf.function(jit_compile=True)``;
+``"second-order"`` runs the call eagerly and then, after the first-order gradient is recorded, a second
+derivative by nested ``tf.GradientTape`` (:func:`run_second_order`): its failure (or a ``None``, raised as a
+``LookupError`` saying so) is the cell's gradient error.
 """
 
 import os
@@ -10,7 +15,7 @@ NAME = "tensorflow"
 PRODUCT = "tensorflow"
 KINDS = ("tensorflow",)
 PACKAGES = ("tensorflow", "tensorflow-cpu", "numpy")
-RELEASES = ("2.21.0",)
+RELEASES = ("2.12.1", "2.13.1", "2.14.1", "2.16.2", "2.17.1", "2.18.1", "2.21.0")
 CURRENT = "2.21.0"
 V1_FUNCTIONS = {"nearest": "resize_nearest_neighbor", "bilinear": "resize_bilinear", "bicubic": "resize_bicubic",
                 "area": "resize_area"}
@@ -59,11 +64,61 @@ def to_numpy(tf, y):
     return y.numpy()
 
 
+def run_xla(tf, x, case, inputs, cell):
+    """The call and the gradient of ``sum(Y * G)``, each compiled by XLA."""
+    g = tf.constant(inputs["G"], tf.float64)
+    forward = tf.function(lambda v: resize(tf, v, case), jit_compile=True)
+
+    def backward(v):
+        with tf.GradientTape() as tape:
+            tape.watch(v)
+            loss = tf.reduce_sum(tf.cast(resize(tf, v, case), tf.float64) * g)
+        return tape.gradient(loss, v)
+
+    with cell.stage("run"):
+        out = to_numpy(tf, forward(x))
+    cell.output(out)
+    if case["train"]:
+        with cell.stage("gradient"):
+            cell.gradient(to_numpy(tf, tf.function(backward, jit_compile=True)(x)))
+
+
+def run_second_order(tf, x, case, inputs, cell):
+    """The call and its gradient as in :func:`run`, then the second derivative ``d/dx sum(grad_x(L) * X)`` of
+    ``L = sum(Y * Y * G) / 2``, a loss whose gradient depends on ``Y`` (as a gradient penalty's does): raises
+    when TensorFlow has none."""
+    g = tf.constant(inputs["G"], tf.float64)
+    with cell.stage("run"):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = resize(tf, x, case)
+            loss = tf.reduce_sum(tf.cast(y, tf.float64) * g)
+        cell.output(to_numpy(tf, y))
+    with cell.stage("gradient"):
+        cell.gradient(to_numpy(tf, tape.gradient(loss, x)))
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = tf.cast(resize(tf, x, case), tf.float64)
+                penalty = tf.reduce_sum(y * y * g) / 2
+            grad = inner.gradient(penalty, x)
+            second_loss = tf.reduce_sum(tf.cast(grad, tf.float64) * tf.constant(inputs["X"], tf.float64))
+        second = outer.gradient(second_loss, x)
+        if second is None:
+            raise LookupError("the second derivative is None: the gradient op of this resize is not differentiable")
+    cell.note(f"second derivative max |.| {float(tf.reduce_max(tf.abs(second))):.3g}")
+
+
 def run(case, inputs, cell):
     tf = _tf()
     dtype = {"float32": tf.float32, "float16": tf.float16, "bfloat16": tf.bfloat16, "float64": tf.float64,
              "uint8": tf.uint8, "int8": tf.int8}[case["dtype"]]
     x = tf.cast(tf.constant(inputs["X"]), dtype)
+    if case.get("variant") == "xla":
+        return run_xla(tf, x, case, inputs, cell)
+    if case.get("variant") == "second-order":
+        return run_second_order(tf, x, case, inputs, cell)
     trains = case["train"] and dtype.is_floating
     with cell.stage("run"):
         with tf.GradientTape() as tape:
