@@ -30,6 +30,7 @@ import importlib.util
 import json
 import os
 import platform
+import re
 import sys
 import time
 import traceback
@@ -166,6 +167,7 @@ def run_cell(adapter, case, inputs, on_stage=None):
         else:
             outcome.update(status="error", **error_fields(exc))
             outcome["where"] = _where(exc)
+    _steady(adapter, outcome)
     outcome["stage"] = cell.stage_name
     outcome["seconds"] = round(time.perf_counter() - start, 4)
     if cell.converted_to is not None:
@@ -179,6 +181,17 @@ def run_cell(adapter, case, inputs, on_stage=None):
         outcome.update(status="error", error_type="ProbeError", error="the adapter returned no output",
                        error_text="the adapter returned no output")
     return outcome, output, gradient
+
+
+def _steady(adapter, outcome):
+    """The error texts with the parts an adapter declares volatile replaced (``VOLATILE``: ``(regex,
+    replacement)`` pairs, such as a counter that depends on the cells run before in the same process)."""
+    patterns = getattr(adapter, "VOLATILE", ())
+    for fields in (outcome, outcome.get("gradient_error") or {}):
+        for key in ("error", "message", "error_text"):
+            if isinstance(fields.get(key), str):
+                for pattern, replacement in patterns:
+                    fields[key] = re.sub(pattern, replacement, fields[key])
 
 
 def _copy(array):

@@ -13,6 +13,7 @@ import datetime
 import hashlib
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -175,8 +176,7 @@ def probe_release(adapter_path: str, release: str, prepared, work: str, venvs: s
         provenance["child_python"] = hello.get("python")
         provenance["runtime_version"] = hello.get("version")
         provenance["packages"] = hello.get("packages", {})
-        provenance["runtime_packages"] = {k: v for k, v in hello.get("packages", {}).items()
-                                          if k in getattr(adapter, "PACKAGES", ())}
+        provenance["runtime_packages"] = runtime_packages(hello.get("packages", {}), getattr(adapter, "PACKAGES", ()))
         provenance["restarts"] = result.restarts
         replacements = {run_dir: "<work>", os.path.join(work, "shared"): "<cases>", venv: "<venv>",
                         str(work): "<work>"}
@@ -202,6 +202,18 @@ def probe_release(adapter_path: str, release: str, prepared, work: str, venvs: s
     log(f"[{adapter.NAME} {release}] {len(cells)} cells in {record['seconds']} s "
         f"(install {install.status} {install.seconds:.0f} s): {labels}")
     return record
+
+
+def _distribution(name: str) -> str:
+    """A distribution's name as pip compares them (``tensorflow_cpu`` is ``tensorflow-cpu``)."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def runtime_packages(packages: dict, names) -> dict:
+    """The adapter's own packages (``PACKAGES``) among a venv's, whichever spelling the wheel's metadata uses
+    (TensorFlow 2.18+ wheels name themselves ``tensorflow_cpu``)."""
+    wanted = {_distribution(n) for n in names}
+    return {k: v for k, v in packages.items() if _distribution(k) in wanted}
 
 
 def default_venvs() -> str:

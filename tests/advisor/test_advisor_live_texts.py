@@ -339,6 +339,21 @@ def _tf_xla(method, antialias=False):
     return run
 
 
+def _tf_xla_grad(method):
+    def run():
+        tf = _tf()
+        x, w = tf.random.uniform((1, 8, 8, 1)), tf.random.uniform((1, 12, 12, 1))
+
+        @tf.function(jit_compile=True)
+        def grad(v, weights):  # a loss whose gradient is not a constant (a bare reduce_sum's is folded away)
+            with tf.GradientTape() as tape:
+                tape.watch(v)
+                y = tf.reduce_sum(tf.image.resize(v, (12, 12), method=method) * weights)
+            return tape.gradient(y, v)
+        grad(x, w)
+    return run
+
+
 def _tf_second_order(method):
     def run():
         tf = _tf()
@@ -359,6 +374,7 @@ TF = {
     "tf-scale-and-translate-grad-dtype-aa": _tf_grad("bilinear", "float64", antialias=True),
     "tf-xla-unsupported-resize": _tf_xla("bicubic"),
     "tf-xla-antialias": _tf_xla("bilinear", antialias=True),
+    "tf-xla-nearest-grad": _tf_xla_grad("nearest"),
     "tf-second-order-other-modes": _tf_second_order("nearest"),
     "tf-unknown-method": lambda: _tf().image.resize(_tf().zeros((1, 8, 8, 3)), (16, 16), method="cubic"),
     "tf-resize-size-from-unknown-static-shape": lambda: _tf().function(

@@ -16,7 +16,7 @@ NAME = "litert"
 PRODUCT = "litert"
 KINDS = ("litert",)
 PACKAGES = ("ai-edge-litert", "tensorflow", "tensorflow-cpu", "numpy")
-RELEASES = ("2.3.0",)
+RELEASES = ("1.4.0", "2.0.3", "2.3.0")
 CURRENT = "2.3.0"
 _models = {}
 

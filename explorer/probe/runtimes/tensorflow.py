@@ -17,6 +17,9 @@ KINDS = ("tensorflow",)
 PACKAGES = ("tensorflow", "tensorflow-cpu", "numpy")
 RELEASES = ("2.12.1", "2.13.1", "2.14.1", "2.16.2", "2.17.1", "2.18.1", "2.21.0")
 CURRENT = "2.21.0"
+#: an XLA compile error names the traced graph with a counter of the functions traced before it in the process
+#: and the session's config hashes: recorded as ``__inference_<name>_<n>``
+VOLATILE = ((r"(__inference_\S*?)_\d+\[_XlaMustCompile=true,config_proto=\d+,executor_type=\d+\]", r"\1_<n>"),)
 V1_FUNCTIONS = {"nearest": "resize_nearest_neighbor", "bilinear": "resize_bilinear", "bicubic": "resize_bicubic",
                 "area": "resize_area"}
 _configured = False
