@@ -25,6 +25,7 @@ import hashlib
 import json
 import os
 import re
+import string
 import subprocess
 import sys
 import zipfile
@@ -131,8 +132,18 @@ def literal_pieces(text: str) -> tuple[str, ...]:
 
     >>> literal_pieces("Got {rank}D input, but linear mode needs 3D input")
     ('D input, but linear mode needs 3D input',)
+    >>> literal_pieces("passed to Resizing: {{'antialias': {value}}}")
+    ("passed to Resizing: {'antialias': ",)
     """
-    pieces = [p for p in re.split(r"\{[^{}]*\}", text)]
+    try:  # a format string: "{{" and "}}" are literal braces
+        pieces, run = [], ""
+        for literal, field, *_ in string.Formatter().parse(text):
+            run += literal
+            if field is not None:
+                pieces, run = [*pieces, run], ""
+        pieces.append(run)
+    except ValueError:  # unbalanced braces: split at anything that looks like a placeholder
+        pieces = re.split(r"\{[^{}]*\}", text)
     return tuple(p for p in pieces if len(p.strip()) >= MIN_PIECE)
 
 
