@@ -25,6 +25,7 @@ error text), ``message`` (the first line saying what went wrong, when the text o
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.metadata
 import importlib.util
 import json
@@ -124,13 +125,27 @@ def _strip_ansi(text: str) -> str:
 
 
 def load_adapter(path: str):
-    """The adapter module from its file (any name: it is registered as ``probe_adapter_<stem>``)."""
+    """The adapter module from its file (any name: it is registered as ``probe_adapter_<stem>``).
+
+    Before its code runs the module is given ``load_sibling(stem)``: another file of the adapters' folder,
+    loaded the same way (once), for the code adapters share (``_keras.py``; ``torch.py``'s call keywords).
+    A plain ``import`` cannot do it: the folder's files are named after the runtimes they import.
+    """
     name = "probe_adapter_" + os.path.splitext(os.path.basename(path))[0]
+    folder = os.path.dirname(os.path.abspath(path))
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
+    module.load_sibling = functools.partial(_sibling, folder)
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def _sibling(folder: str, stem: str):
+    loaded = sys.modules.get("probe_adapter_" + stem)
+    if loaded is not None and os.path.dirname(os.path.abspath(loaded.__file__)) == folder:
+        return loaded
+    return load_adapter(os.path.join(folder, stem + ".py"))
 
 
 def packages(names=None) -> dict:

@@ -33,13 +33,8 @@ def version():
 
 
 def _kwargs(case):
-    kwargs = {"mode": case["mode"]}
-    if case["size"] is not None:
-        kwargs["size"] = tuple(case["size"])
-    else:
-        kwargs["scale_factor"] = case["scale_factor"]
-    kwargs.update(case["options"])
-    return kwargs
+    """``F.interpolate``'s keywords for the case (``torch.py`` declares them once)."""
+    return load_sibling("torch").interpolate_kwargs(case)  # noqa: F821 (given by the loader)
 
 
 def _value(var):

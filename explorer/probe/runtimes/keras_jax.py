@@ -3,9 +3,6 @@
 the backend's own release is in the provenance's packages.
 """
 
-import importlib.util
-import os
-
 NAME = "keras-jax"
 PRODUCT = "keras"
 KINDS = ("keras-jax",)
@@ -19,19 +16,10 @@ PAIRED = {"3.0.5": ("jax==0.4.30", "jaxlib==0.4.30", "numpy<2", "packaging"),
           "3.3.3": ("jax==0.4.30", "jaxlib==0.4.30", "numpy<2", "packaging"),
           "3.6.0": ("jax==0.4.30", "jaxlib==0.4.30", "numpy"), "3.9.2": ("jax==0.5.3", "jaxlib==0.5.3", "numpy")}
 BACKEND = "jax"
-_module = None
 
 
 def _shared():
-    global _module
-    if _module is not None:
-        return _module
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_keras.py")
-    spec = importlib.util.spec_from_file_location("probe_adapter__keras", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    _module = module
-    return module
+    return load_sibling("_keras")  # noqa: F821 (given by the loader: child.load_adapter)
 
 
 def install(release):

@@ -3,9 +3,6 @@
 the backend's own release is in the provenance's packages.
 """
 
-import importlib.util
-import os
-
 NAME = "keras-tensorflow"
 PRODUCT = "keras"
 KINDS = ("keras-tensorflow",)
@@ -19,19 +16,10 @@ PAIRED = {"3.0.5": ("tensorflow-cpu==2.16.2", "numpy"), "3.3.3": ("tensorflow-cp
           "3.6.0": ("tensorflow-cpu==2.18.1", "numpy"), "3.7.0": ("tensorflow-cpu==2.18.1", "numpy"),
           "3.8.0": ("tensorflow-cpu==2.18.1", "numpy"), "3.9.2": ("tensorflow-cpu==2.18.1", "numpy")}
 BACKEND = "tensorflow"
-_module = None
 
 
 def _shared():
-    global _module
-    if _module is not None:
-        return _module
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_keras.py")
-    spec = importlib.util.spec_from_file_location("probe_adapter__keras", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    _module = module
-    return module
+    return load_sibling("_keras")  # noqa: F821 (given by the loader: child.load_adapter)
 
 
 def install(release):

@@ -3,9 +3,6 @@
 the backend's own release is in the provenance's packages.
 """
 
-import importlib.util
-import os
-
 NAME = "keras-torch"
 PRODUCT = "keras"
 KINDS = ("keras-torch",)
@@ -13,19 +10,10 @@ PACKAGES = ("keras", "torch", "numpy")
 RELEASES = ("3.15.1",)
 CURRENT = "3.15.1"
 BACKEND = "torch"
-_module = None
 
 
 def _shared():
-    global _module
-    if _module is not None:
-        return _module
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_keras.py")
-    spec = importlib.util.spec_from_file_location("probe_adapter__keras", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    _module = module
-    return module
+    return load_sibling("_keras")  # noqa: F821 (given by the loader: child.load_adapter)
 
 
 def install(release):
