@@ -32,9 +32,9 @@ def version():
     return importlib.metadata.version("coremltools")
 
 
-def _kwargs(case):
-    """``F.interpolate``'s keywords for the case (``torch.py`` declares them once)."""
-    return load_sibling("torch").interpolate_kwargs(case)  # noqa: F821 (given by the loader)
+def _torch():
+    """``torch.py``: the call's keywords, its module and the warnings' notes are declared there once."""
+    return load_sibling("torch")  # noqa: F821 (given by the loader: child.load_adapter)
 
 
 def _value(var):
@@ -83,19 +83,12 @@ def run(case, inputs, cell):
     logging.disable(logging.WARNING)
     import coremltools as ct
     import torch
-    import torch.nn.functional as F
-
-    kwargs = _kwargs(case)
-
-    class Resize(torch.nn.Module):
-        def forward(self, x):
-            return F.interpolate(x, **kwargs)
 
     x = torch.from_numpy(inputs["X"])
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         with cell.stage("convert"):
-            traced = torch.jit.trace(Resize().eval(), (x,))
+            traced = torch.jit.trace(_torch().interpolate_module(case), (x,))
             tensor = [ct.TensorType(name="X", shape=tuple(x.shape))]
             program = ct.convert(traced, inputs=tensor, convert_to="milinternal")
             described = {"mil": mil_ops(program)}
@@ -106,11 +99,6 @@ def run(case, inputs, cell):
             else:
                 ct.convert(traced, inputs=tensor, convert_to="mlprogram", skip_model_load=True)
             cell.converted(described)
-    seen = set()
-    for w in caught:
-        line = f"{w.category.__name__}: {str(w.message).strip().splitlines()[0] if str(w.message).strip() else ''}"
-        if line not in seen:
-            seen.add(line)
-            cell.note(line[:300])
+    _torch().note_warnings(cell, caught)
     with cell.stage("run"):
         cell.skip("converted; Core ML prediction runs on macOS only")

@@ -36,6 +36,27 @@ def interpolate_kwargs(case) -> dict:
     return kwargs
 
 
+def interpolate_module(case):
+    """An ``nn.Module`` (eval mode) whose forward is the case's ``F.interpolate`` call: what an exporter is given."""
+    import torch
+    import torch.nn.functional as F
+
+    kwargs = interpolate_kwargs(case)
+
+    class Resize(torch.nn.Module):
+        def forward(self, x):
+            return F.interpolate(x, **kwargs)
+
+    return Resize().eval()
+
+
+def note_warnings(cell, caught):
+    """Each distinct warning caught (its category and first line) as a note of the cell."""
+    for line in dict.fromkeys(f"{w.category.__name__}: {(str(w.message).strip().splitlines() or [''])[0]}"
+                              for w in caught):
+        cell.note(line[:300])
+
+
 def torch_dtype(torch, name):
     return {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16,
             "float64": torch.float64, "uint8": torch.uint8, "int8": torch.int8}[name]

@@ -22,14 +22,12 @@ def install(release):
 
 
 def version():
-    import torch
-
-    return torch.__version__.split("+")[0]
+    return _torch().version()
 
 
-def _kwargs(case):
-    """``F.interpolate``'s keywords for the case (``torch.py`` declares them once)."""
-    return load_sibling("torch").interpolate_kwargs(case)  # noqa: F821 (given by the loader)
+def _torch():
+    """``torch.py``: the call's keywords, its module and the warnings' notes are declared there once."""
+    return load_sibling("torch")  # noqa: F821 (given by the loader: child.load_adapter)
 
 
 def _ops(program):
@@ -59,13 +57,8 @@ def run(case, inputs, cell):
     import torch.nn.functional as F
 
     torch.set_num_threads(1)
-    kwargs = _kwargs(case)
-
-    class Resize(torch.nn.Module):
-        def forward(self, x):
-            return F.interpolate(x, **kwargs)
-
-    module = Resize().eval()
+    kwargs = _torch().interpolate_kwargs(case)
+    module = _torch().interpolate_module(case)
     x = torch.from_numpy(inputs["X"])
     with torch.no_grad():
         eager = F.interpolate(x, **kwargs).numpy()
@@ -74,9 +67,7 @@ def run(case, inputs, cell):
             warnings.simplefilter("always")
             program = torch.export.export(module, (x,))
             decomposed = program.run_decompositions()
-        for line in dict.fromkeys(f"{w.category.__name__}: {str(w.message).strip().splitlines()[0]}"
-                                  for w in caught if str(w.message).strip()):
-            cell.note(line[:300])
+        _torch().note_warnings(cell, caught)
         description = {"ops": _ops(program), "core_ops": _ops(decomposed)}
         cell.converted(description)
     with cell.stage("run"):

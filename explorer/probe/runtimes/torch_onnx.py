@@ -24,14 +24,12 @@ def install(release):
 
 
 def version():
-    import torch
-
-    return torch.__version__.split("+")[0]
+    return _torch().version()
 
 
-def _kwargs(case):
-    """``F.interpolate``'s keywords for the case (``torch.py`` declares them once)."""
-    return load_sibling("torch").interpolate_kwargs(case)  # noqa: F821 (given by the loader)
+def _torch():
+    """``torch.py``: the call's keywords, its module and the warnings' notes are declared there once."""
+    return load_sibling("torch")  # noqa: F821 (given by the loader: child.load_adapter)
 
 
 def _plain(value):
@@ -83,13 +81,8 @@ def run(case, inputs, cell):
     import torch.nn.functional as F
 
     torch.set_num_threads(1)
-    kwargs = _kwargs(case)
-
-    class Resize(torch.nn.Module):
-        def forward(self, x):
-            return F.interpolate(x, **kwargs)
-
-    module = Resize().eval()
+    kwargs = _torch().interpolate_kwargs(case)
+    module = _torch().interpolate_module(case)
 
     x = torch.from_numpy(inputs["X"])
     with torch.no_grad():
@@ -106,12 +99,7 @@ def run(case, inputs, cell):
                 torch.onnx.export(module, (x,), buffer, dynamo=False, opset_version=case["opset"],
                                   input_names=["X"], output_names=["Y"])
                 model = onnx.load_from_string(buffer.getvalue())
-        seen = set()
-        for w in caught:
-            line = f"{w.category.__name__}: {str(w.message).strip().splitlines()[0] if str(w.message).strip() else ''}"
-            if line not in seen:
-                seen.add(line)
-                cell.note(line[:300])
+        _torch().note_warnings(cell, caught)
         description = describe(model)
         cell.converted(description)
     with cell.stage("load"):
