@@ -130,17 +130,17 @@ class Spec:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
-def _normalise_roi(roi):
-    """``(start, end)`` or a tuple of such pairs, as floats; anything else raises naming what was given."""
-    message = f"roi={roi!r} is not valid; give a (start, end) pair of finite numbers or a tuple of such pairs"
-    if isinstance(roi, (str, bytes)):
+def _pairs(value, message: str, is_item) -> tuple[list[tuple], bool]:
+    """``value`` as a list of 2-tuples whose items pass ``is_item`` (one pair, or a sequence of pairs), and
+    whether it was one pair; anything else raises ``message``."""
+    if isinstance(value, (str, bytes)):
         raise ArgumentTypeError(message)
     try:
-        items = tuple(roi)
+        items = tuple(value)
     except TypeError:
         raise ArgumentTypeError(message) from None
-    if len(items) == 2 and all(validate.is_number(v) for v in items):
-        return _pair(items, message)
+    if len(items) == 2 and all(is_item(v) for v in items):
+        return [items], True
     if not items:
         raise ArgumentValueError(message)
     pairs = []
@@ -151,10 +151,18 @@ def _normalise_roi(roi):
             pair = tuple(pair)
         except TypeError:
             raise ArgumentTypeError(message) from None
-        if len(pair) != 2 or not all(validate.is_number(v) for v in pair):
+        if len(pair) != 2 or not all(is_item(v) for v in pair):
             raise ArgumentTypeError(message)
-        pairs.append(_pair(pair, message))
-    return tuple(pairs)
+        pairs.append(pair)
+    return pairs, False
+
+
+def _normalise_roi(roi):
+    """``(start, end)`` or a tuple of such pairs, as floats; anything else raises naming what was given."""
+    message = f"roi={roi!r} is not valid; give a (start, end) pair of finite numbers or a tuple of such pairs"
+    pairs, single = _pairs(roi, message, validate.is_number)
+    out = tuple(_pair(pair, message) for pair in pairs)
+    return out[0] if single else out
 
 
 def _pair(pair, message) -> tuple[float, float]:
@@ -168,26 +176,9 @@ def _normalise_pads(pads):
     """``(begin, end)`` or a tuple of such pairs, as non-negative ints; ``(0, 0)`` everywhere is None."""
     message = (f"pads={pads!r} is not valid; give a (begin, end) pair of non-negative integers or a tuple of "
                "such pairs, one per resized axis")
-    if isinstance(pads, (str, bytes)):
-        raise ArgumentTypeError(message)
-    try:
-        items = tuple(pads)
-    except TypeError:
-        raise ArgumentTypeError(message) from None
-    single = len(items) == 2 and all(validate.is_integer(v) for v in items)
-    pairs = [items] if single else list(items)
-    if not pairs:
-        raise ArgumentValueError(message)
+    pairs, single = _pairs(pads, message, validate.is_integer)
     out = []
     for pair in pairs:
-        if isinstance(pair, (str, bytes)):
-            raise ArgumentTypeError(message)
-        try:
-            pair = tuple(pair)
-        except TypeError:
-            raise ArgumentTypeError(message) from None
-        if len(pair) != 2 or not all(validate.is_integer(v) for v in pair):
-            raise ArgumentTypeError(message)
         begin, end = int(pair[0]), int(pair[1])
         if begin < 0 or end < 0 or begin > MAX_PADS or end > MAX_PADS:
             raise ArgumentValueError(message.replace("is not valid", f"is not valid (each at most {MAX_PADS})"))
