@@ -121,15 +121,20 @@ class CheckCommand(Command):
             print(f"{args.backend} mode={args.mode} ({what}): {len(findings)} finding(s)")
             for f in shown:
                 print(f"- {f}")
-                if f.versions:
-                    print(f"    releases: {f.versions}")
-                print(f"    source: {f.source}")
-                if f.evidence:
-                    print(f"    evidence: {f.evidence_text}")
-                for fix in f.fixes:
-                    print(f"    fix: {fix}")
-                    print(_indent(fix.code))
+                _print_details(f)
         return 1 if any(f.severity == "error" for f in findings) else 0
+
+
+def _print_details(finding) -> None:
+    """A finding's releases, source, evidence and fixes (with their code), indented under its line."""
+    if finding.versions:
+        print(f"    releases: {finding.versions}")
+    print(f"    source: {finding.source}")
+    if finding.evidence:
+        print(f"    evidence: {finding.evidence_text}")
+    for fix in finding.fixes:
+        print(f"    fix: {fix}")
+        print(_indent(fix.code))
 
 
 class DiagnoseCommand(Command):
@@ -155,14 +160,7 @@ class DiagnoseCommand(Command):
                 print(result.inferred.message)
             for f in result.findings:
                 print(f"- [{f.record_id}: {f.backend}, mode {f.mode}, {f.operation}] {f}")
-                if f.versions:
-                    print(f"    releases: {f.versions}")
-                print(f"    source: {f.source}")
-                if f.evidence:
-                    print(f"    evidence: {f.evidence_text}")
-                for fix in f.fixes:
-                    print(f"    fix: {fix}")
-                    print(_indent(fix.code))
+                _print_details(f)
         return 0 if result.matched else 1
 
 
