@@ -98,3 +98,17 @@ def test_a_slide_export_is_16_by_9_and_landscape_with_the_caption_optional(tab):
                                                          and hasattr(a, "get_text") and a.get_text())]
         assert min(sizes) >= 18, min(sizes)
     assert fig.get_size_inches()[0] >= 16  # the page export is unchanged
+
+
+@pytest.mark.parametrize("tab", ["kernels", "backends", "pick"])
+@pytest.mark.parametrize("slide", [False, True])
+def test_the_stamp_of_a_matplotlib_figure_is_inside_the_image(tab, slide):
+    app = App(tab=tab)
+    fig = app._export(app.tabs[tab], 100, slide=slide, caption=True)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    width = fig.get_size_inches()[0] * fig.dpi
+    stamp = [t for t in fig.texts if t.get_text().startswith("interpolation-explorer")]
+    assert stamp, [t.get_text() for t in fig.texts]
+    for text in stamp:  # the settings line: a teacher reads every setting, none cut off at the right edge
+        assert text.get_window_extent(renderer).x1 <= width, (text.get_text(), text.get_window_extent(renderer))

@@ -192,6 +192,10 @@ def _colour_bar(out, bar, x, y, height, layout):
         out.text((x + px(pt, dpi)) / W, 1 - ty / Hpx, text, fontsize=pt, va="top")
 
 
+#: The share of a framed figure's width its stamp and caption lines may fill (they start at 1% from the left).
+TEXT_SPAN = 0.96
+
+
 def frame_figure(fig: Figure, stamp: str, caption: str, slide: bool = False) -> Figure:
     """A matplotlib figure made at least :data:`WIDTH_IN` wide (in proportion) and taller to hold ``stamp``
     above and ``caption`` below its content (every axes and figure text is moved, not redrawn); ``slide``:
@@ -200,16 +204,16 @@ def frame_figure(fig: Figure, stamp: str, caption: str, slide: bool = False) -> 
     w, h = fig.get_size_inches()
     if slide:
         line = px(TEXT_PT, dpi) * 1.35 / dpi
-        lines = (len(wrap(stamp, SLIDE_IN[0] * dpi, STAMP_PT, dpi)) + 1.5
-                 + (len(wrap(caption, SLIDE_IN[0] * dpi, TEXT_PT, dpi)) if caption else 0))  # as placed below
+        lines = (len(wrap(stamp, TEXT_SPAN * SLIDE_IN[0] * dpi, STAMP_PT, dpi)) + 1.5
+                 + (len(wrap(caption, TEXT_SPAN * SLIDE_IN[0] * dpi, TEXT_PT, dpi)) if caption else 0))  # as placed below
         w, h = SLIDE_IN[0], SLIDE_IN[1] - lines * line
         fig.set_size_inches(w, h)
     elif w < WIDTH_IN:  # as wide as the panel figures: 1600 px at 100 dpi
         w, h = WIDTH_IN, h * WIDTH_IN / w
         fig.set_size_inches(w, h)
     line = px(TEXT_PT, dpi) * 1.35 / dpi
-    head_lines = wrap(stamp, w * dpi, STAMP_PT, dpi)
-    foot_lines = wrap(caption, w * dpi, TEXT_PT, dpi) if caption else []
+    head_lines = wrap(stamp, TEXT_SPAN * w * dpi, STAMP_PT, dpi)
+    foot_lines = wrap(caption, TEXT_SPAN * w * dpi, TEXT_PT, dpi) if caption else []
     head, foot = (len(head_lines) + 1) * line, (len(foot_lines) + 0.5) * line
     total = h + head + foot
     for ax in fig.axes:
