@@ -88,6 +88,8 @@ class Api:
     ``repeat`` when the function's nearest repeats each pixel a whole number of times (Keras ``UpSampling2D``:
     floor nearest), ``tf1`` for TensorFlow 1 ops whose coordinates are legacy (``src = dst * in / out``) unless
     the call passes ``half_pixel_centers=True`` or ``align_corners=True``; empty: the library's own.
+    ``mode_map``: ``((value, mode), ...)`` for a project wrapper whose mode parameter selects the mode through a
+    table (``unpool=True`` -> ``'bilinear'``; a mode of None: that value makes no resize).
     """
 
     name: str
@@ -105,6 +107,7 @@ class Api:
     input: str | None = None
     aliases: tuple = ()
     coordinates: str = ""
+    mode_map: tuple = ()
 
 
 @dataclass(frozen=True)

@@ -129,6 +129,86 @@ def test_a_wrapper_of_a_known_call_is_followed_one_level(tmp_path):
     assert "burn-tch-nearest-exact-forward" in at_head
 
 
+# keras-unet-collection's shape: a layer helper picks the interpolation from a flag through an if/elif table,
+# blocks and builders pass the flag down (star-imported, same-module and imported by name), the model is trained
+TABLE = {
+    "pkg/__init__.py": "",
+    "pkg/layers.py": (
+        "from tensorflow.keras.layers import UpSampling2D, Conv2DTranspose\n"
+        "def decode(X, channel, unpool):\n"
+        "    if unpool is False:\n"
+        "        pass\n"
+        "    elif unpool == 'nearest':\n"
+        "        unpool = True\n"
+        "        interp = 'nearest'\n"
+        "    elif (unpool is True) or (unpool == 'bilinear'):\n"
+        "        unpool = True\n"
+        "        interp = 'bilinear'\n"
+        "    else:\n"
+        "        raise ValueError('Invalid unpool keyword')\n"
+        "    if unpool:\n"
+        "        return UpSampling2D(size=(2, 2), interpolation=interp)(X)\n"
+        "    return Conv2DTranspose(channel, 3, strides=2)(X)\n"),
+    "pkg/unet.py": (
+        "from pkg.layers import *\n"
+        "from tensorflow.keras.models import Model\n"
+        "def right(X, channel, unpool=True):\n"
+        "    return decode(X, channel,\n"
+        "                  unpool)\n"
+        "def base(X, filters, unpool=True):\n"
+        "    for f in filters:\n"
+        "        X = right(X, f, unpool=unpool)\n"
+        "    return X\n"
+        "def unet(X, filters, unpool=True):\n"
+        "    return Model(X, base(X, filters, unpool=unpool))\n"),
+    "pkg/other.py": (
+        "from pkg.unet import right\n"
+        "def head(X):\n"
+        "    a = right(X, 8, unpool='nearest')\n"
+        "    b = right(X, 8, unpool=False)\n"
+        "    return right(X, 8)\n"),
+}
+
+
+def test_a_mode_chosen_through_a_table_of_a_parameter_is_followed_through_every_level(tmp_path):
+    report = _lint(tmp_path, TABLE, backend="candle", training=True)
+    found = {(i.site.path, i.site.line): i for i in report if i.rule == "candle-bilinear-backward"}
+    # the builder's loop and the model builder: bilinear in a trained model
+    for at in [("pkg/unet.py", 8), ("pkg/unet.py", 11)]:
+        assert at in found and found[at].severity == "error", (at, sorted(found))
+    # a caller's default elsewhere: bilinear, in code that does not show it is trained
+    assert found[("pkg/other.py", 5)].site.mode.values == ("bilinear",)
+    # the block's own call: bilinear at its default, but a caller passes unpool='nearest' (the table maps it)
+    block = found[("pkg/unet.py", 4)]
+    assert block.severity == "warning" and block.site.mode.values == ("bilinear", "nearest")
+    assert "decode maps unpool" in block.site.mode.detail and "callers pass unpool='nearest'" in block.site.mode.detail
+    # unpool='nearest' selects nearest; unpool=False selects the transposed convolution: no resize at all
+    assert ("pkg/other.py", 3) not in found
+    assert not [i for i in report if i.site.path == "pkg/other.py" and i.site.line == 4]
+    assert ("pkg/other.py", 3) in {(i.site.path, i.site.line) for i in report}  # the nearest call is a site
+
+
+def test_a_table_with_an_else_that_sets_the_mode_is_not_read_as_a_table(tmp_path):
+    files = dict(TABLE)
+    files["pkg/layers.py"] = files["pkg/layers.py"].replace("        raise ValueError('Invalid unpool keyword')",
+                                                            "        interp = 'bicubic'")
+    report = _lint(tmp_path, files, backend="candle", training=True)
+    assert not [i for i in report if i.site.path == "pkg/unet.py"]  # its calls are not read as resizes
+
+
+def test_weights_resized_while_loading_are_not_the_model(tmp_path):
+    code = ("import numpy as np\nimport tensorflow as tf\nclass Attn(tf.keras.layers.Layer):\n"
+            "    def call(self, x):\n        return x\n"
+            "    def load_resized_weights(self, source, method='bilinear'):\n"
+            "        w = source.get_weights()[0]\n"
+            "        return tf.image.resize(w, (7, 7), method=method)\n")
+    report = _lint(tmp_path, {"attn.py": code}, backend="candle", training=True)
+    assert not [i for i in report if i.site.line == 8]
+    trained = _lint(tmp_path / "b", {"attn.py": code.replace("load_resized_weights", "resized")},
+                    backend="candle", training=True)
+    assert [i for i in trained if i.site.line == 8]  # the same call in a layer's method is the model's
+
+
 DEFAULTS = {"vit.py": "import torch.nn.functional as F\nfrom torch import nn\nclass ViT(nn.Module):\n"
                       "    def __init__(self, interpolate_antialias=False):\n        super().__init__()\n"
                       "        self.aa = interpolate_antialias\n    def forward(self, x):\n"

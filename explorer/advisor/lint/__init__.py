@@ -171,6 +171,7 @@ def _judge_file(reader: str, text: str, sites: list, judge: Judge, report: LintR
     verdicts = [(site, judge.judge(site)) for site in sites]
     for site, verdict in verdicts:
         site.extra.pop("wrapper", None)
+        site.extra.pop("mode_map", None)
         site.extra.pop("named_context", None)
         report.sites.append(site)
         if not verdict.judged:
@@ -204,27 +205,40 @@ def _parse_sites(text: str, relative: str, reader: str, report: LintReport, reex
     return []
 
 
+#: How many levels of project wrappers are followed (a block that passes its mode to a wrapper is one more).
+WRAPPER_LEVELS = 4
+
+
 def _follow_wrappers(read: list, reexports=None) -> list:
-    """Python sources read again with the project's wrappers of a known call (one level): a function whose
-    parameter is the mode of a resize call it makes is an API of its own, and its calls are sites."""
+    """Python sources read again with the project's wrappers of a known call: a function whose parameter is
+    the mode of a resize call it makes is an API of its own, and its calls are sites; a function that passes
+    its parameter on to a wrapper is one too (up to :data:`WRAPPER_LEVELS` levels: keras-unet-collection's
+    ``unet_2d -> unet_2d_base -> UNET_right -> decode_layer -> UpSampling2D``)."""
     wrappers: dict = {}
-    for relative, reader, _, sites in read:
-        for site in sites:
-            found = wrapper_of(site) if reader == "python" else None
-            if found:
-                name, api = found
-                wrappers.setdefault(name, []).append((module_name(relative), api))
-    if not wrappers:
-        return read
-    out = []
-    for relative, reader, text, sites in read:
-        if reader == "python" and calls_any(text, wrappers):
-            try:
-                sites = read_python(text, relative, wrappers, reexports)
-            except (SyntaxError, RecursionError, MemoryError, ValueError):
-                pass  # reported as skipped when it was first read
-        out.append((relative, reader, text, sites))
-    return out
+    for _ in range(WRAPPER_LEVELS):
+        found_now = {}
+        for relative, reader, _, sites in read:
+            for site in sites:
+                found = wrapper_of(site) if reader == "python" else None
+                if found:
+                    found_now.setdefault((found[0], module_name(relative)), found[1])
+        new = {name for (name, module), api in found_now.items()
+               if (module, api.name) not in {(m, a.name) for m, a in wrappers.get(name, ())}}
+        if not new:
+            break
+        wrappers = {}
+        for (name, module), api in found_now.items():
+            wrappers.setdefault(name, []).append((module, api))
+        out = []
+        for relative, reader, text, sites in read:
+            if reader == "python" and calls_any(text, new):  # read again with every wrapper known so far
+                try:
+                    sites = read_python(text, relative, wrappers, reexports)
+                except (SyntaxError, RecursionError, MemoryError, ValueError):
+                    pass  # reported as skipped when it was first read
+            out.append((relative, reader, text, sites))
+        read = out
+    return read
 
 
 def _follow_rust_wrappers(read: list) -> list:

@@ -44,6 +44,10 @@ _SCRIPT_FILE = re.compile(r"^(demo|inference|infer|predict|app|export|run)[^/]*\
 _PRE_FUNCTION = re.compile(r"^_*(pre_?process|augment|data_aug)", re.IGNORECASE)
 _POST_FUNCTION = re.compile(r"^_*(post_?process|infer($|_|ence)|predict($|_)|evaluat|visuali[sz]|plot_|draw_|"
                             r"record_prediction|save_prediction)|(^|_)metrics?($|_)", re.IGNORECASE)
+#: Names of functions that convert or load a checkpoint's weights once, on the host (``load_resized_weights``,
+#: ``convert_weights``): what they resize is a weight on its way in, not a layer of the model.
+_LOAD_FUNCTION = re.compile(r"^_*(load|convert|port|transfer)_(\w+_)?(weights?|checkpoint|state_dict|params)($|_)",
+                            re.IGNORECASE)
 #: A file that shows it trains what it runs.
 TRAINS = re.compile(r"\.backward\s*\(|\bautograd\.grad\s*\(|\bjax\.(value_and_)?grad\s*\(|\bvalue_and_grad\s*\("
                     r"|\.gradient\s*\(|\boptim(?:izer)?\b|\boptax\b|\bbackward_step\b|\bAdamW?\b|\bSGD\b"
@@ -69,11 +73,15 @@ def path_context(path: str) -> str | None:
 
 def function_context(name: str) -> str | None:
     """The context a function's name says (``preprocess_image``: preprocessing; ``postprocess``, ``infer``,
-    ``_update_metrics``, ``visualize``: evaluation), or None.
+    ``_update_metrics``, ``visualize``: evaluation; ``load_resized_weights``: a script that converts weights), or
+    None.
 
-    >>> [function_context(n) for n in ("preprocess_video", "_update_metrics", "infer", "forward", "metric_fn")]
-    ['preprocessing', 'evaluation', 'evaluation', None, 'evaluation']
+    >>> [function_context(n) for n in ("preprocess_video", "_update_metrics", "infer", "forward", "metric_fn",
+    ...                                "load_resized_weights", "load_model")]
+    ['preprocessing', 'evaluation', 'evaluation', None, 'evaluation', 'script', None]
     """
+    if _LOAD_FUNCTION.search(name):
+        return "script"
     if _PRE_FUNCTION.search(name):
         return "preprocessing"
     if _POST_FUNCTION.search(name):

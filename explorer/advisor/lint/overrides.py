@@ -31,15 +31,51 @@ GENERIC = {"mode", "antialias", "align_corners", "interpolation", "method", "res
 _UNKNOWN = object()
 
 
-def _wanted(sites) -> dict[str, tuple[str, set]]:
+def _wanted(sites) -> dict[str, tuple[str, list]]:
     out: dict = {}
     for site in sites:
         for option in OPTIONS:
             arg = getattr(site, option)
             m = _DEFAULT.search(arg.detail or "") if arg.certain else None
             if m:
-                out.setdefault(m.group(1), (m.group(2), set()))[1].add(arg.value)
+                same = out.setdefault(m.group(1), (m.group(2), []))[1]
+                same.append(arg.value)
+                if option == "mode":  # a wrapper's table: the values that select the same mode (unpool=True)
+                    same += [k for k, v in site.extra.get("mode_map", ()) if v == arg.value]
     return out
+
+
+def _owners(sites) -> dict[str, set]:
+    """parameter -> the functions and classes whose default of it a site depends on."""
+    out: dict = {}
+    for site in sites:
+        for option in OPTIONS:
+            arg = getattr(site, option)
+            m = _DEFAULT.search(arg.detail or "") if arg.certain else None
+            if m:
+                out.setdefault(m.group(1), set()).add(m.group(2))
+    return out
+
+
+def _spans(sites) -> dict[str, list]:
+    """path -> [(first line, last line, site)] of the calls that are sites."""
+    out: dict = {}
+    for site in sites:
+        out.setdefault(site.path, []).append((site.line, site.end_line or site.line, site))
+    return out
+
+
+def _forwarded(spans: dict, path: str, line: int, name: str):
+    """The values a call that is a site passes on as ``name=name`` (its own function's parameter): what that
+    site read for it (the function's default, and what its callers pass); None when no site holds the line."""
+    for first, last, site in spans.get(path, ()):
+        if first <= line <= last:
+            for option in OPTIONS:
+                arg = getattr(site, option)
+                if arg.values and f"parameter `{name}` of" in (arg.detail or ""):
+                    return arg.values
+            return ()
+    return None
 
 
 def _value(text: str, reader: str):
@@ -60,7 +96,7 @@ def _value(text: str, reader: str):
 
 
 def overridden(sites, texts) -> dict[str, list]:
-    """parameter -> [(value or the unknown marker, path, line)] for the defaults of ``sites`` that some text
+    """parameter -> [(value or the unknown marker, path, line, name called)] for the defaults of ``sites`` that some text
     in ``texts`` ([(path, reader, text)]) passes another value for."""
     wanted = _wanted(sites)
     if not wanted:
@@ -69,6 +105,7 @@ def overridden(sites, texts) -> dict[str, list]:
     keyword = re.compile(r"(?<![\w.])(" + names + r")\s*=(?!=)\s*([^,)\n#]+)")
     key = re.compile(r"^\s*[\"']?(" + names + r")[\"']?\s*[:=]\s*([^,\n#}]+)", re.MULTILINE)
     found: dict[str, list] = {}
+    spans, owners = _spans(sites), _owners(sites)
     for path, reader, text in texts:
         if not any(name in text for name in wanted):
             continue
@@ -83,17 +120,27 @@ def overridden(sites, texts) -> dict[str, list]:
             value = _value(m.group(2), reader)
             if value is not _UNKNOWN and any(value == d and type(value) is type(d) for d in defaults):
                 continue
-            if reader == "python" and value is _UNKNOWN and m.group(2).strip() == name:
-                value = _UNKNOWN  # passed on from a caller's own parameter: any value
+            forwarded = reader == "python" and value is _UNKNOWN and m.group(2).strip() == name
             if starts is None:
                 starts = [0] + [k.end() for k in re.finditer(r"\n", text)]
             line = _line(starts, m.start())
-            found.setdefault(name, []).append((value, path, line))
+            callee = _callee(text, m.start()) if reader == "python" else None
+            if callee and callee.startswith("def ") and callee[4:] in owners.get(name, ()):
+                continue  # the default of a function whose own sites read it (not a value passed down)
+            values = _forwarded(spans, path, line, name) if forwarded else None
+            if values is None:
+                found.setdefault(name, []).append((value, path, line, callee))
+                continue
+            for value in values:  # passed on by a call that is a site: what that site's function receives
+                if not any(value == d and type(value) is type(d) for d in defaults):
+                    found.setdefault(name, []).append((value, path, line, callee))
     return found
 
 
-def _in_call_of(text: str, at: int, owner: str) -> bool:
-    """Whether offset ``at`` is inside the parentheses of a call of ``owner`` (within 2,000 characters)."""
+def _callee(text: str, at: int) -> str | None:
+    """The name called by the parentheses offset ``at`` is inside (within 2,000 characters): ``right`` for
+    ``right(X, unpool='nearest')``, ``def right`` in a signature (a function's own default, which may reach
+    what it calls when it passes the parameter on), None outside a call."""
     head = text[max(0, at - 2000):at]
     depth = 0
     for k in range(len(head) - 1, -1, -1):
@@ -102,15 +149,22 @@ def _in_call_of(text: str, at: int, owner: str) -> bool:
             depth += 1
         elif c == "(":
             if depth == 0:
-                return re.search(r"\b" + re.escape(owner) + r"\s*$", head[:k]) is not None
+                m = re.search(r"(\bdef\s+)?(\w+)\s*$", head[:k])
+                return None if m is None else (f"def {m.group(2)}" if m.group(1) else m.group(2))
             depth -= 1
-    return False
+    return None
+
+
+def _in_call_of(text: str, at: int, owner: str) -> bool:
+    """Whether offset ``at`` is inside the parentheses of a call of ``owner`` (within 2,000 characters)."""
+    return _callee(text, at) == owner
 
 
 def apply(found: dict, sites) -> list:
     """The sites with each overridden default made one branch: the default and the values callers pass."""
     if not found:
         return list(sites)
+    owners = _owners(sites)
     out = []
     for site in sites:
         changes = {}
@@ -119,8 +173,17 @@ def apply(found: dict, sites) -> list:
             m = _DEFAULT.search(arg.detail or "") if arg.certain else None
             if not m or m.group(1) not in found:
                 continue
-            passes = found[m.group(1)]
+            others = owners.get(m.group(1), set()) - {m.group(2)}  # a call of another function taking it
+            passes = [(v, p, n) for v, p, n, callee in found[m.group(1)] if callee not in others]
+            if not passes:
+                continue
             known = [v for v, *_ in passes if v is not _UNKNOWN and isinstance(v, (str, bool, type(None)))]
+            if option == "mode" and site.extra.get("mode_map"):
+                table = site.extra["mode_map"]
+                modes = {m for _, m in table if m is not None}
+                known = [next((m for k, m in table if type(k) is type(v) and k == v), v if v in modes else None)
+                         for v in known]
+                known = [v for v in known if v is not None]
             if option == "mode":
                 known = [v.lower() if site.library in ("torch", "tensorflow", "jax") else v
                          for v in known if isinstance(v, str)]

@@ -262,12 +262,11 @@ def wrapper_of(site: Site) -> tuple[str, apis.Api] | None:
     found = site.extra.get("wrapper")
     if not found:
         return None
-    name, params, passes, defaults, inner = found
-    api = apis.lookup(inner)
-    if api is None:
-        return None
+    name, params, passes, defaults, api, mode_map = found
+    inherited = {k: v for k, v in api.defaults.items() if not (k == "mode" and mode_map)}
     return name, apis.Api(name=f"{module_name(site.path)}.{name}", params=params, library=api.library,
-                          mode_param=passes.get("mode"), defaults={**api.defaults, **defaults}, fixed=api.fixed,
+                          mode_param=passes.get("mode"), defaults={**inherited, **defaults}, fixed=api.fixed,
+                          mode_map=mode_map,
                           runs=api.runs, codes=api.codes, antialias_modes=api.antialias_modes, rank=api.rank,
                           size_params=tuple(p for p in api.size_params if p in params),
                           scale_param=api.scale_param if api.scale_param in params else None,
@@ -383,6 +382,49 @@ def _device_test(test) -> tuple[str, bool] | None:
     if device is None or other is None or "device" not in _src(other):
         return None
     return device, isinstance(test.ops[0], ast.Eq)
+
+
+def _mapped(api: apis.Api, arg: Arg) -> Arg | None:
+    """A wrapper's mode argument read through its table (:meth:`_Module.parameter_map`); None when every value
+    it can have makes no resize."""
+    if not arg.values:
+        return arg
+    table = [(type(k), k, v) for k, v in api.mode_map]
+    out = []
+    for value in arg.values:
+        hits = [m for t, k, m in table if type(value) is t and value == k]
+        if not hits:
+            return Arg.unknown(f"{api.mode_param}={value!r}, a value {api.name.rsplit('.', 1)[-1]} has no branch for")
+        if hits[0] is not None:
+            out.append(hits[0])
+    if not out:
+        return None
+    shown = ", ".join(f"{k!r} -> {v!r}" for k, v in api.mode_map if v is not None)
+    detail = f"{arg.detail}; {api.name.rsplit('.', 1)[-1]} maps {api.mode_param}: {shown}".lstrip("; ")
+    return Arg(tuple(dict.fromkeys(out)), arg.how, detail)
+
+
+def _compared(test, params) -> tuple[str, list] | None:
+    """(parameter, [constants]) when a test compares one parameter with constants (``p == 'a'``, ``p is
+    True``, ``p in ('a', 'b')``, and ``or`` of these)."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        parts = [_compared(v, params) for v in test.values]
+        if any(p is None for p in parts) or len({p[0] for p in parts}) != 1:
+            return None
+        return parts[0][0], [c for p in parts for c in p[1]]
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return None
+    left, right, op = test.left, test.comparators[0], test.ops[0]
+    if isinstance(left, ast.Constant) and isinstance(op, (ast.Eq, ast.Is)):
+        left, right = right, left
+    if not (isinstance(left, ast.Name) and left.id in params):
+        return None
+    if isinstance(op, (ast.Eq, ast.Is)) and isinstance(right, ast.Constant):
+        return left.id, [right.value]
+    if isinstance(op, ast.In) and isinstance(right, (ast.Tuple, ast.List, ast.Set)) \
+            and all(isinstance(e, ast.Constant) for e in right.elts):
+        return left.id, [e.value for e in right.elts]
+    return None
 
 
 def _bisect(starts: list[int], offset: int) -> int:
@@ -516,6 +558,8 @@ class _Module:
             here, package = module_name(path), path.replace("\\", "/").endswith("__init__.py")
             stars = [_absolute(m, here, package) for m in self.star_modules]
             self.star_modules = [self.reexported(m) or m for m in stars]
+        # `from pkg.layer_utils import *` of the project: its wrappers are called by bare name
+        self.project_stars = [m for m in self.star_modules if m.split(".")[0] not in library_roots()]
         self.star_modules = [m for m in self.star_modules if m.split(".")[0] in library_roots()]
         # Keras submodules a module leaves as None and is given at run time (keras_applications'
         # `backend, layers, models, keras_utils = get_submodules_from_kwargs(kwargs)`, with `global layers`)
@@ -981,6 +1025,13 @@ class _Module:
                     return api
             return None
         if not qualified:
+            if isinstance(call.func, ast.Name) and self.project_stars and not self.is_local(call.func.id, call) \
+                    and call.func.id not in self.imports and call.func.id not in self.module_assigns:
+                stars = {_absolute(m, here, self.path.replace("\\", "/").endswith("__init__.py"))
+                         for m in self.project_stars}
+                for module, api in self.wrappers.get(call.func.id, ()):
+                    if module in stars:
+                        return api
             return None
         head, _, last = qualified.rpartition(".")
         for module, api in self.wrappers.get(last, ()):
@@ -998,22 +1049,77 @@ class _Module:
             return None
         func = funcs[0]
         params = self.params(func)
-        passes, defaults = {}, {}
+        passes, defaults, mode_map = {}, {}, api.mode_map
         for option, param in (("mode", api.mode_param), ("align_corners", "align_corners"),
                               ("antialias", "antialias")):
             sources = bound.get(param) if param else None
-            if sources and isinstance(sources[0][0], ast.Name) and sources[0][0].id in params \
-                    and not self.function_assigns(func).get(sources[0][0].id):
-                passes[option] = sources[0][0].id
-                default = params[sources[0][0].id]
-                if default is not None:
-                    value = self.evaluate(default, func)
-                    if value.certain and not isinstance(value.value, Const):
-                        defaults[option] = value.value
+            if not sources or not isinstance(sources[0][0], ast.Name):
+                continue
+            local = sources[0][0].id
+            if local in params and not self.function_assigns(func).get(local):
+                passes[option] = local
+            elif option == "mode" and local not in params and not api.mode_map:
+                mapped = self.parameter_map(func, local, params)
+                if mapped is None:
+                    continue
+                passes[option], mode_map = mapped
+            else:
+                continue
+            default = params[passes[option]]
+            if default is not None:
+                value = self.evaluate(default, func)
+                if value.certain and not isinstance(value.value, Const):
+                    defaults[option] = value.value
         if "mode" not in passes:
             return None
         names = tuple(p.arg for p in func.args.posonlyargs + func.args.args)
-        return func.name, names, passes, defaults, api.name
+        return func.name, names, passes, defaults, api, mode_map
+
+    def parameter_map(self, func, name: str, params: dict) -> tuple[str, tuple] | None:
+        """(parameter, ((value, mode), ...)) when the local ``name`` is set only by an if/elif chain whose tests
+        compare one parameter with constants, each branch setting a constant mode or none (that value makes no
+        resize).  keras-unet-collection's ``decode_layer(X, channel, pool_size, unpool)``::
+
+            if unpool is False: ...                                  # Conv2DTranspose: no resize
+            elif unpool == 'nearest': interp = 'nearest'
+            elif (unpool is True) or (unpool == 'bilinear'): interp = 'bilinear'
+            else: raise ValueError(...)
+
+        maps ``unpool`` False -> None, 'nearest' -> 'nearest', True and 'bilinear' -> 'bilinear'."""
+        assigned = self.function_assigns(func).get(name, [])
+        if not assigned:
+            return None
+        for node in ast.walk(func):
+            if not isinstance(node, ast.If):
+                continue
+            branches, rest = [], node
+            while True:
+                branches.append((rest.test, rest.body))
+                if len(rest.orelse) == 1 and isinstance(rest.orelse[0], ast.If):
+                    rest = rest.orelse[0]
+                    continue
+                tail = rest.orelse
+                break
+            if tail and not all(isinstance(s, (ast.Raise, ast.Pass, ast.Expr)) for s in tail):
+                continue  # an else that sets the mode for every other value: not a table
+            pairs, param, found = [], None, 0
+            for test, body in branches:
+                compared = _compared(test, params)
+                if compared is None or (param is not None and compared[0] != param):
+                    break
+                param = compared[0]
+                sets = [s for s in body if isinstance(s, ast.Assign) and any(
+                    isinstance(t, ast.Name) and t.id == name for t in s.targets)]
+                if len(sets) > 1 or (sets and not (isinstance(sets[0].value, ast.Constant)
+                                                   and isinstance(sets[0].value.value, str))):
+                    break
+                found += len(sets)
+                pairs += [(value, sets[0].value.value if sets else None) for value in compared[1]]
+            else:
+                before = [s for _, s in self.function_assigns(func).get(param, []) if s.lineno < node.lineno]
+                if found == len(assigned) and found and not before:
+                    return param, tuple(pairs)
+        return None
 
     def pillow_method(self, call: ast.Call) -> apis.Api | None:
         """``img.resize(...)`` / ``img.thumbnail(...)`` when the code shows it is a PIL image."""
@@ -1081,7 +1187,12 @@ class _Module:
 
     def make_site(self, call: ast.Call, api: apis.Api, args, keywords) -> Site:
         bound = self.bind(api, args, keywords, call)
-        mode = self.mode_values(api, self.argument(api, bound, "mode", api.mode_param))
+        mode = self.argument(api, bound, "mode", api.mode_param)
+        if api.mode_map:
+            mode = _mapped(api, mode)
+            if mode is None:
+                return None  # every value the call passes makes no resize (the wrapper's other branch)
+        mode = self.mode_values(api, mode)
         align = self.argument(api, bound, "align_corners", "align_corners")
         antialias = self.argument(api, bound, "antialias", "antialias")
         line, column = self.position(call)
@@ -1102,9 +1213,13 @@ class _Module:
         fallback = self.fallback(call)
         if fallback:
             extra["fallback"] = fallback
-        wrapped = self.wrapped(call, api, bound) if not api.name.startswith(module_name(self.path) + ".") else None
+        wrapped = self.wrapped(call, api, bound)
+        if wrapped and api.name == f"{module_name(self.path)}.{wrapped[0]}":
+            wrapped = None  # a wrapper calling itself
         if wrapped:
             extra["wrapper"] = wrapped
+        if api.mode_map:
+            extra["mode_map"] = api.mode_map
         if api.antialias_modes is not None:
             extra["antialias_modes"] = api.antialias_modes
         if api.library == "keras" and ("KERAS_BACKEND" in self.text or "set_backend" in self.text):
