@@ -196,6 +196,17 @@ def test_a_table_with_an_else_that_sets_the_mode_is_not_read_as_a_table(tmp_path
     assert not [i for i in report if i.site.path == "pkg/unet.py"]  # its calls are not read as resizes
 
 
+def test_a_test_suffix_without_a_test_is_a_test_splits_code(tmp_path):
+    code = ("import torch.nn.functional as F\nimport torch\nclass Loader(torch.utils.data.Dataset):\n"
+            "    def __getitem__(self, i):\n"
+            "        return F.interpolate(torch.rand(1, 3, 8, 8), scale_factor=0.5, mode='bilinear', antialias=True)\n")
+    split = _lint(tmp_path / "a", {"data/nyu_test.py": code}, backend="burn-tch", training=True)
+    assert [i for i in split if i.rule == "burn-no-antialias"]  # a data pipeline of the test split
+    unit = code + "def test_loader():\n    assert Loader()[0].shape == (1, 3, 4, 4)\n"
+    tested = _lint(tmp_path / "b", {"data/nyu_test.py": unit}, backend="burn-tch", training=True)
+    assert not [i for i in tested if i.rule == "burn-no-antialias"]  # a unit test runs it forward only
+
+
 def test_weights_resized_while_loading_are_not_the_model(tmp_path):
     code = ("import numpy as np\nimport tensorflow as tf\nclass Attn(tf.keras.layers.Layer):\n"
             "    def call(self, x):\n        return x\n"

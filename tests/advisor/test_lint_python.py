@@ -293,6 +293,56 @@ def test_torchvision_runs_where_its_input_lives():
     assert at(found, 10).runs == "model"
 
 
+def test_a_transform_stored_on_self_runs_where_what_it_is_applied_to_lives():
+    # Depth-Anything's dataset ToTensor: Resize stored in __init__, applied in __call__ to the tensor a method
+    # of the class returns, through a `lambda x: x` normaliser
+    code = '''
+        import numpy as np, torch
+        from PIL import Image
+        from torchvision import transforms
+        class ToTensor:
+            def __init__(self):
+                self.normalize = lambda x: x
+                self.resize = transforms.Resize((480, 640))
+            def __call__(self, sample):
+                image = self.to_tensor(sample["image"])
+                image = self.normalize(image)
+                return self.resize(image)
+            def to_tensor(self, pic):
+                if isinstance(pic, np.ndarray):
+                    return torch.from_numpy(pic.transpose((2, 0, 1)))
+                img = torch.ByteTensor(torch.ByteStorage.from_buffer(pic.tobytes()))
+                return img.float()
+    '''
+    assert at(sites(code), 7).runs == "model"
+    as_pil = code.replace("image = self.to_tensor(sample[\"image\"])", "image = Image.open(sample)")
+    assert at(sites(as_pil), 7).runs == "host"  # the same transform applied to a PIL image
+    keeps = code.replace("lambda x: x", "lambda x: x.numpy()")
+    assert at(sites(keeps), 7).runs == "host"  # a normaliser that does not keep the kind: not known, host
+
+
+def test_a_batch_iterated_from_a_data_loader_carries_no_gradient():
+    # yolov5's multi-scale training: the input batch is resized before the model sees it
+    code = '''
+        import math, random
+        import torch.nn as nn
+        def train(opt, device, model, train_loader):
+            nb = len(train_loader)
+            pbar = enumerate(train_loader)
+            for i, (imgs, targets) in pbar:
+                imgs = imgs.to(device, non_blocking=True).float() / 255
+                ns = [math.ceil(x * random.random()) for x in imgs.shape[2:]]
+                imgs = nn.functional.interpolate(imgs, size=ns, mode="bilinear", align_corners=False)
+                feats = model(imgs)
+                up = nn.functional.interpolate(feats, scale_factor=2, mode="bilinear")
+    '''
+    found = sites(code)
+    assert at(found, 9).extra.get("targets") == "train_loader"
+    assert "targets" not in at(found, 11).extra  # a model's output carries its gradient
+    inside = code.replace("enumerate(train_loader)", "enumerate(model.parameters())")
+    assert "targets" not in at(sites(inside), 9).extra
+
+
 def test_a_tensor_made_from_numpy_stays_on_the_host():
     found = sites('''
         import numpy as np, torch

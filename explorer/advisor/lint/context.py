@@ -15,8 +15,9 @@ Each place is judged by what matters there (``judge.py``):
   example's ``main.rs``) and does not train it (no ``.backward()``, optimiser or gradient call in the file).
 
 >>> [path_context(p) for p in ("tests/test_up.py", "big_vision/pp/ops_image.py", "src/models/unet.py",
-...                            "keras_hub/src/models/sam/sam_image_converter.py", "big_vision/evaluators/fid.py")]
-['test', 'preprocessing', None, 'preprocessing', 'evaluation']
+...                            "keras_hub/src/models/sam/sam_image_converter.py", "big_vision/evaluators/fid.py",
+...                            "simclr/data_util.py")]
+['test', 'preprocessing', None, 'preprocessing', 'evaluation', 'preprocessing']
 >>> rust_test_lines("fn f() {}\\n#[cfg(test)]\\nmod tests {\\n    #[test]\\n    fn up() {}\\n}\\n")
 {2, 3, 4, 5, 6}
 """
@@ -36,12 +37,13 @@ _EVAL_DIRS = {"evaluators", "evaluation", "evaluations", "eval", "metrics", "vis
 _SCRIPT_DIRS = {"scripts", "tools", "demo", "demos"}
 _TEST_FILE = re.compile(r"(^test_.*|.*_test|^conftest|.*_tests)\.(py|rs)$")
 _PRE_FILE = re.compile(r"(preprocess|augment|transforms?\.py$|input_pipeline|_converter\.py$|data_?loader|"
-                       r"dataset|_data\.py$)", re.IGNORECASE)
+                       r"dataset|_data\.py$|^data_?utils?\.py$)", re.IGNORECASE)
 _EVAL_FILE = re.compile(r"(^eval|_eval\.py$|evaluat|metric|visuali[sz])", re.IGNORECASE)
 _SCRIPT_FILE = re.compile(r"^(demo|inference|infer|predict|app|export|run)[^/]*\.py$", re.IGNORECASE)
 #: Names of functions whose code runs before the model (input pipelines) or after it (post-processing of its
 #: predictions, metrics, visualisation), wherever the file is: ``preprocess_image``, ``_update_metrics``, ``infer``.
-_PRE_FUNCTION = re.compile(r"^_*(pre_?process|augment|data_aug)", re.IGNORECASE)
+_PRE_FUNCTION = re.compile(r"^_*(pre_?process|augment|data_aug|decode_and_|(center|random)_crop"
+                           r"|random_resized_crop|distorted_bounding_box_crop)", re.IGNORECASE)
 _POST_FUNCTION = re.compile(r"^_*(post_?process|infer($|_|ence)|predict($|_)|evaluat|visuali[sz]|plot_|draw_|"
                             r"record_prediction|save_prediction)|(^|_)metrics?($|_)", re.IGNORECASE)
 #: Names of functions that convert or load a checkpoint's weights once, on the host (``load_resized_weights``,
@@ -54,13 +56,18 @@ TRAINS = re.compile(r"\.backward\s*\(|\bautograd\.grad\s*\(|\bjax\.(value_and_)?
                     r"|\bGradientTape\b|\btrain_step\b|\.fit\s*\(")
 
 
-def path_context(path: str) -> str | None:
-    """The context a file's path says, or None (model code, or not said)."""
+def path_context(path: str, name_only: bool = True) -> str | None:
+    """The context a file's path says, or None (model code, or not said).  ``name_only=False``: what it says
+    without the file name's test suffix (for a ``*_test.py`` that holds no test: a test split's dataset).
+
+    >>> path_context("zoedepth/data/diml_indoor_test.py"), path_context("zoedepth/data/diml_indoor_test.py", False)
+    ('test', 'preprocessing')
+    """
     parts = [p for p in _PARTS.split(path) if p]
     if not parts:
         return None
     dirs, name = [p.lower() for p in parts[:-1]], parts[-1]
-    if _TEST_DIRS & set(dirs) or _TEST_FILE.match(name):
+    if _TEST_DIRS & set(dirs) or (_TEST_FILE.match(name) and name_only):
         return "test"
     if _EVAL_DIRS & set(dirs) or _EVAL_FILE.search(name):
         return "evaluation"
@@ -77,8 +84,8 @@ def function_context(name: str) -> str | None:
     None.
 
     >>> [function_context(n) for n in ("preprocess_video", "_update_metrics", "infer", "forward", "metric_fn",
-    ...                                "load_resized_weights", "load_model")]
-    ['preprocessing', 'evaluation', 'evaluation', None, 'evaluation', 'script', None]
+    ...                                "load_resized_weights", "load_model", "_decode_and_center_crop")]
+    ['preprocessing', 'evaluation', 'evaluation', None, 'evaluation', 'script', None, 'preprocessing']
     """
     if _LOAD_FUNCTION.search(name):
         return "script"

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import builtins
 import re
 from collections import deque
 from dataclasses import dataclass
@@ -295,6 +296,9 @@ _STEP_METHODS = ("train_step", "test_step")
 _MAIN_GUARD = re.compile(r"^if\s+__name__\s*==\s*[\"']__main__[\"']\s*:", re.MULTILINE)
 _COMMAND_LINE = re.compile(r"\bimport argparse\b|\bsys\.argv\b|\bimport click\b|\bfrom absl import app\b"
                            r"|\bimport fire\b")
+#: What a unit test's file holds: a test function or class, a test framework.
+_TEST_CODE = re.compile(r"^\s*(async\s+)?def\s+test|^\s*class\s+Test|TestCase\b|\btf\.test\b"
+                        r"|\b(unittest|pytest|absltest|parameterized)\b", re.MULTILINE)
 _LOSS_MODULE = re.compile(r"(?i)(^|[/\\])[^/\\]*loss[^/\\]*([/\\]|\.py$)")
 
 
@@ -382,6 +386,30 @@ def _device_test(test) -> tuple[str, bool] | None:
     if device is None or other is None or "device" not in _src(other):
         return None
     return device, isinstance(test.ops[0], ast.Eq)
+
+
+_BUILTINS = frozenset(dir(builtins))
+#: Names of data loaders (``train_loader``, ``dataloader``, ``val_dataset``): what is iterated from them is data.
+_LOADER_NAME = re.compile(r"(^|_)(data)?loaders?$|^dataloader|(^|_)dataset$", re.IGNORECASE)
+#: Tensor methods whose arguments (a device, a dtype) carry no data into their result.
+_MOVES = ("to", "cuda", "cpu", "type", "float", "half", "double", "contiguous")
+
+
+def _data_flow(node):
+    """The nodes of an expression whose values can reach its result: ``imgs.to(device).float() / 255`` reaches
+    ``imgs``, not ``device``."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        if isinstance(current, ast.Call) and isinstance(current.func, ast.Attribute) and current.func.attr in _MOVES:
+            stack.append(current.func.value)
+            continue
+        stack.extend(ast.iter_child_nodes(current))
+
+
+def _self_attribute(node) -> bool:
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
 
 
 def _mapped(api: apis.Api, arg: Arg) -> Arg | None:
@@ -569,6 +597,7 @@ class _Module:
                                  for v, _ in self.module_assigns[name])}
         self._function_assigns: dict = {}
         self._class_attrs: dict = {}
+        self._method_kinds: dict = {}
         self._reached: dict = {}
         self._model_functions: dict | None = None
         self.subclass_api: dict[str, apis.Api] = {}
@@ -1358,6 +1387,8 @@ class _Module:
         found = path_context(self.path)
         if found == "script" and TRAINS.search(self.text):
             return "model"
+        if found == "test" and not _TEST_CODE.search(self.text):
+            found = path_context(self.path, name_only=False)  # `diml_indoor_test.py`: a test split's dataset
         if found:
             return found
         for func in self.functions(call):
@@ -1477,6 +1508,10 @@ class _Module:
                     node, parent = compose, self.parent.get(compose)
             if isinstance(parent, ast.Call) and parent.func is node and parent.args:
                 target = (parent.args[0], parent, True)
+            elif target is None:  # stored (`self.resize = transforms.Resize(...)`) and applied in a method
+                kinds = {self.kind_of(arg, at) for arg, at in self.applications(call)}
+                if len(kinds) == 1 and None not in kinds:
+                    return kinds.pop()
         for func in self.functions(call):
             for deco in getattr(func, "decorator_list", []):
                 if self.qualify(deco.func if isinstance(deco, ast.Call) else deco, func) in apis.ENABLE_GRAD:
@@ -1484,6 +1519,56 @@ class _Module:
         if target is None:
             return None
         return self.kind_of(target[0], target[1])
+
+    def applications(self, call) -> list:
+        """[(argument, application)] of a transform object stored on ``self`` (``self.resize =
+        transforms.Resize(size)``): each ``self.resize(x)`` in its class."""
+        assign = next(iter(self.ancestors(call)), None)
+        if not (isinstance(assign, ast.Assign) and len(assign.targets) == 1 and assign.value is call
+                and _self_attribute(assign.targets[0])):
+            return []
+        cls, attr = self.enclosing_class(call), assign.targets[0].attr
+        if cls is None:
+            return []
+        return [(node.args[0], node) for node in ast.walk(cls) if isinstance(node, ast.Call) and node.args
+                and _self_attribute(node.func) and node.func.attr == attr]
+
+    def method_kind(self, call: ast.Call, at, depth: int) -> str | None:
+        """The kind of ``self.m(x)``: what the method returns (its ``return`` values), or for a transform
+        stored on ``self`` that keeps its input's kind (a ``lambda x: x``, ``nn.Identity()``, a torchvision
+        transform other than a conversion), the kind of ``x``."""
+        cls = self.enclosing_class(at)
+        if cls is None:
+            return None
+        name = call.func.attr
+        method = next((f for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                       and f.name == name), None)
+        if method is not None:
+            if method not in self._method_kinds:  # once per method (None while it is read: no recursion)
+                self._method_kinds[method] = None
+                kinds = {self.kind_of(r.value, r) for r in ast.walk(method)
+                         if isinstance(r, ast.Return) and r.value is not None}
+                if kinds == {"cpu", "tensor"}:
+                    kinds = {"tensor"}  # a tensor on every path, moved on some
+                self._method_kinds[method] = kinds.pop() if len(kinds) == 1 else None
+            return self._method_kinds[method]
+        values = self.class_attrs(cls).get(name, [])
+        if values and call.args and all(self.keeps_kind(v, where) for v, where in values):
+            return self.kind_of(call.args[0], at, depth + 1)
+        return None
+
+    def keeps_kind(self, value, where) -> bool:
+        if isinstance(value, ast.IfExp):
+            return self.keeps_kind(value.body, where) and self.keeps_kind(value.orelse, where)
+        if isinstance(value, ast.Lambda):
+            args = value.args.args
+            return len(args) == 1 and isinstance(value.body, ast.Name) and value.body.id == args[0].arg
+        if isinstance(value, ast.Call):
+            name = self.qualify(value.func, where) or ""
+            return name == "torch.nn.Identity" or (name.startswith("torchvision.transforms.")
+                                                   and name not in apis.CPU_TENSOR_MAKERS
+                                                   and not name.endswith(("ToPILImage", "to_pil_image")))
+        return False
 
     def kind_of(self, expr, at, depth=0) -> str | None:
         """What the code shows an expression holds: 'pil' (a PIL image), 'cpu' (a tensor made on the host from
@@ -1503,6 +1588,8 @@ class _Module:
                     return "cpu"
             if func and func.startswith(apis.TENSOR_MAKERS):
                 return "tensor"
+            if _self_attribute(expr.func):
+                return self.method_kind(expr, at, depth)
             if isinstance(expr.func, ast.Attribute):
                 method = expr.func.attr
                 inner = self.kind_of(expr.func.value, at, depth + 1)
@@ -1706,12 +1793,17 @@ class _Module:
             return None
         func = funcs[0]
         params, assigns = self.params(func), self.function_assigns(func)
-        reached, seen, stack = set(), set(), [(expr, 0)]
+        where = (call.lineno, call.col_offset, call.end_lineno, call.end_col_offset)
+        reached, seen, stack, loaders = set(), set(), [(expr, 0)], set()
         while stack:
             node, depth = stack.pop()
             if depth > MAX_DEPTH:
                 return None
-            for name in ast.walk(node):
+            for name in _data_flow(node):
+                if isinstance(name, ast.Name) and _LOADER_NAME.search(name.id) and name.id not in seen:
+                    loaders.add(name.id)  # iterated from a data loader: a batch of data
+                    seen.add(name.id)
+                    continue
                 if isinstance(name, ast.Attribute) and isinstance(name.value, ast.Name) and name.value.id == "self":
                     return None  # a module's own state (weights) may carry gradients
                 if not isinstance(name, ast.Name) or name.id in seen or name.id in ("self", "cls"):
@@ -1719,6 +1811,8 @@ class _Module:
                 seen.add(name.id)
                 if name.id in assigns:
                     for value, stmt in assigns[name.id]:
+                        if isinstance(stmt, ast.Assign) and _contains(stmt, where):
+                            continue  # the call's own result (`imgs = interpolate(imgs, ...)`)
                         if value is None and isinstance(stmt, (ast.For, ast.AsyncFor)):
                             value = stmt.iter
                         elif value is None and isinstance(stmt, ast.Assign):
@@ -1728,14 +1822,16 @@ class _Module:
                         stack.append((value, depth + 1))
                 elif name.id in params:
                     reached.add(name.id)
-                elif name.id not in self.imports and name.id not in dir(__builtins__):
+                elif name.id not in self.imports and name.id not in _BUILTINS:
                     return None  # a global or closure value the linter does not follow
         batch = set()
         if getattr(func, "name", None) in _STEP_METHODS and self.enclosing_class(func) is not None:
             names = [a.arg for a in func.args.posonlyargs + func.args.args]
             batch = set(names[1:2])  # Keras's train_step(self, data): the batch, read from the dataset
         if reached and all(_TARGET_NAME.search(p) or p in batch for p in reached):
-            return ", ".join(sorted(reached))
+            return ", ".join(sorted(reached | loaders))
+        if loaders and not reached:
+            return ", ".join(sorted(loaders))
         return None
 
     def _transform_of(self, node, at) -> str | None:
