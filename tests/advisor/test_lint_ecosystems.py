@@ -604,3 +604,13 @@ def test_jax_antialias_true_acts_only_when_the_call_downscales():
            "  b = jax.image.resize(x, (s * 2, s * 2), 'bilinear', antialias=True)\n"
            "  return jax.image.resize(x, (s // 2, s // 2), 'bilinear', antialias=True)\n")
     assert [s.antialias.values for s in read_python(src, "m.py")] == [(False, True), (False,), (True,)]
+
+
+def test_a_tch_model_ported_to_candle_or_burn_is_judged_as_pytorchs_op(tmp_path):
+    code = ("use tch::Tensor;\nfn pos(xs: &Tensor) -> Tensor {\n"
+            "    xs.upsample_bicubic2d([37, 37], false, None, None)\n}\n")
+    candle = _lint(tmp_path / "c", {"src/dinov2.rs": code}, backend="candle", training=True)
+    assert ("error", "mode-unavailable") in _rules(candle, 3)  # candle has no bicubic
+    nearest = code.replace("upsample_bicubic2d([37, 37], false, None, None)", "upsample_nearest2d([8, 8], None, None)")
+    assert not [i for i in _lint(tmp_path / "b", {"src/m.rs": nearest}, backend="burn-tch", training=True)
+                if i.severity == "error"]  # PyTorch's nearest is Burn's Nearest

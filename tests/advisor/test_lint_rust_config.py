@@ -203,3 +203,43 @@ def _finishes(fn, guard_s: float = 300.0):
 def test_each_library_spelling_is_recognised(text):
     (site,) = read_config(text + "\n", "c.yaml")
     assert site.mode.values[0] in ("bilinear", "BICUBIC", "INTER_AREA")
+
+
+TCH = """use tch::{nn, Tensor};
+fn up(xs: &Tensor, h: i64, w: i64) -> Tensor {
+    let a = xs.upsample_nearest2d([2 * h, 2 * w], 2.0, 2.0);
+    let b = xs.upsample_bicubic2d([h, w], false, None, None);
+    let c = Tensor::upsample_bilinear2d(&a, &[h, w], true, None, None);
+    let d = xs.f_internal_upsample_nearest_exact2d([h, w], None, None).unwrap();
+    xs.upsample_nearest2d_vec(None, Some(&[1.5, 1.5][..]))
+}
+"""
+
+
+def test_tch_calls_are_pytorchs_ops():
+    sites = {s.line: s for s in rust(TCH)}
+    assert {line: (s.library, s.mode.values, s.rank.value) for line, s in sites.items()} == {
+        3: ("torch", ("nearest",), 2), 4: ("torch", ("bicubic",), 2), 5: ("torch", ("bilinear",), 2),
+        6: ("torch", ("nearest-exact",), 2), 7: ("torch", ("nearest",), 2)}
+    assert sites[4].align_corners.values == (False,) and sites[5].align_corners.values == (True,)
+    assert sites[3].scale_factor.values == (False,) and sites[7].scale_factor.values == (True,)
+
+
+def test_tch_bindings_and_a_candle_like_core_are_told_apart_by_their_signatures():
+    # tch-rs's own crate (no `use tch`): a size list and the scales; its binding of the op is not a use of it
+    binding = """impl Tensor {
+    pub fn upsample_nearest2d(&self, output_size: impl IntList, scales_h: impl Into<Option<f64>>,
+                              scales_w: impl Into<Option<f64>>) -> Tensor {
+        self.f_upsample_nearest2d(output_size, scales_h, scales_w).unwrap()
+    }
+}
+fn darknet(xs: &Tensor, h: i64, w: i64) -> Tensor { xs.upsample_nearest2d([2 * h, 2 * w], 2.0, 2.0) }
+"""
+    assert [(s.line, s.library) for s in rust(binding)] == [(7, "torch")]
+    # a project's vendored candle core: the sizes alone, a Result
+    core = """use my_core::{Result, Tensor};
+fn forward(xs: &Tensor, h: usize, w: usize) -> Result<Tensor> {
+    xs.upsample_nearest2d(h * 2, w * 2)
+}
+"""
+    assert [(s.line, s.library, s.api) for s in rust(core)] == [(3, "candle", "candle::Tensor::upsample_nearest2d")]

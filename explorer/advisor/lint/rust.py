@@ -38,8 +38,18 @@ CONFIGS = {"Interpolate1dConfig": 1, "Interpolate2dConfig": 2}
 CANDLE = {"upsample_nearest1d": ("upsample_nearest2d", 1), "upsample_nearest2d": ("upsample_nearest2d", 2),
           "interpolate1d": ("upsample_nearest2d", 1), "interpolate2d": ("upsample_nearest2d", 2),
           "upsample_bilinear2d": ("upsample_bilinear2d", 2)}
+#: tch-rs (libtorch's bindings: PyTorch's modes and conventions): method -> (mode, rank).  Its signatures:
+#: ``upsample_nearest2d(size, scales_h, scales_w)``, ``upsample_bilinear2d(size, align_corners, scales_h,
+#: scales_w)`` (``f_`` variants return a Result; ``internal_upsample_nearest_exact2d`` is nearest-exact).
+TCH = {"upsample_nearest1d": ("nearest", 1), "upsample_nearest2d": ("nearest", 2),
+       "upsample_nearest3d": ("nearest", 3), "upsample_linear1d": ("linear", 1),
+       "upsample_bilinear2d": ("bilinear", 2), "upsample_bicubic2d": ("bicubic", 2),
+       "upsample_trilinear3d": ("trilinear", 3), "internal_upsample_nearest_exact1d": ("nearest-exact", 1),
+       "internal_upsample_nearest_exact2d": ("nearest-exact", 2),
+       "internal_upsample_nearest_exact3d": ("nearest-exact", 3)}
 WORDS = ("InterpolateOptions", "Interpolate1dConfig", "Interpolate2dConfig", "upsample_nearest", "interpolate1d",
-         "interpolate2d", "upsample_bilinear2d")
+         "interpolate2d", "upsample_bilinear2d", "upsample_bicubic2d", "upsample_linear1d", "upsample_trilinear3d")
+_TCH_IMPORT = re.compile(r"use\s+tch|tch::")
 _TEMPLATE = re.compile(r"\b(?:quote|quote_spanned)\s*!\s*([({\[])")
 _USE = re.compile(r"\buse\s+([^;]+);")
 _LET = re.compile(r"\blet\s+(?:mut\s+)?(\w+)\s*(?::[^=;]+)?=\s*([^;]+);")
@@ -490,6 +500,51 @@ class _Reader:
             return Arg.known(text == "true")
         return Arg.unknown(f"`{text[:60]}`")
 
+    def tch_sites(self) -> list[Site]:
+        """tch-rs calls (``xs.upsample_nearest2d([2 * h, 2 * w], None, None)``, ``Tensor::upsample_bicubic2d(&xs,
+        ..)``): PyTorch's ops, read as its ``F.interpolate`` modes.  Outside a candle file the same method names
+        are told apart by their signatures: tch's take a size list and the scales; a candle-like API (a project's
+        vendored candle core) takes the sizes alone (``xs.upsample_nearest2d(h * 2, w * 2)?``), read as candle's."""
+        out = []
+        imported = _TCH_IMPORT.search(self.code) is not None
+        names = "|".join(sorted(TCH, key=len, reverse=True))
+        for m in re.finditer(rf"(\.|\bTensor\s*::)\s*(?:f_)?({names})(_vec)?\s*\(", self.code):
+            if re.search(r"\bfn\s*$", self.code[max(0, m.start() - 10):m.start()]):
+                continue
+            close = _balanced(self.code, m.end() - 1, self.ends)
+            args = [a.strip() for a in _top_level(self.code[m.end():close - 1])]
+            if m.group(1) != ".":
+                args = args[1:]  # Tensor::op(&xs, ...): the receiver is the first argument
+            name, vec = m.group(2), bool(m.group(3))
+            inside = self.enclosing_fn(m.start())
+            if inside and re.sub(r"^f_", "", inside[0]) == name + (m.group(3) or ""):
+                continue  # the binding of the op itself (tch's `fn upsample_nearest2d` calling its `f_` variant)
+            mode, rank = TCH[name]
+            takes_align = mode in ("linear", "bilinear", "bicubic", "trilinear")
+            listed = bool(args) and re.match(r"^(&\s*)?(\[|vec!|Some\s*\(|None\b)", args[0]) is not None
+            tch = imported or listed or vec or len(args) == rank + 1 + takes_align
+            if not tch:
+                if self.candle or name not in CANDLE:
+                    continue
+                if not self.candle and len(args) == rank + (name == "upsample_bilinear2d"):
+                    candle_mode, candle_rank = CANDLE[name]
+                    align = self.boolean(args[2]) if name == "upsample_bilinear2d" else Arg.known(None, "api-default")
+                    out.append(self.site(m.start(2), f"candle::Tensor::{name}", Arg.known(candle_mode), align,
+                                         candle_rank, Arg.known(False, "api-default"), close, library="candle"))
+                continue
+            align = Arg.known(None, "api-default")
+            if takes_align and not vec and len(args) >= 2:
+                align = self.boolean(args[1])
+            scales = args[2:] if takes_align and not vec else args[1:]
+            scale = Arg.known(False, "api-default")
+            if vec and len(args) >= 2:
+                scale = _fractional_scale(args[-1])
+            elif scales and any(a not in ("None", "") for a in scales):
+                scale = _fractional_scale(", ".join(scales))
+            out.append(self.site(m.start(2), f"tch::Tensor::{name}", Arg.known(mode), align, rank, scale, close,
+                                 library="torch"))
+        return out
+
     def sites(self) -> list[Site]:
         out = []
         names = "|".join(sorted(map(re.escape, self.options | set(self.configs)), key=len, reverse=True))
@@ -537,6 +592,7 @@ class _Reader:
                     "`align_corners`")
                 out.append(self.site(m.start(1), "burn::tensor::ops::InterpolateOptions", mode, align, 2,
                                      Arg.known(False, "api-default"), close))
+        out += self.tch_sites()
         if self.candle:
             for m in re.finditer(r"\.\s*(" + "|".join(CANDLE) + r")\s*\(", self.code):
                 if re.search(r"\bfn\s*$", self.code[max(0, m.start() - 10):m.start()]):
