@@ -614,3 +614,30 @@ def test_a_tch_model_ported_to_candle_or_burn_is_judged_as_pytorchs_op(tmp_path)
     nearest = code.replace("upsample_bicubic2d([37, 37], false, None, None)", "upsample_nearest2d([8, 8], None, None)")
     assert not [i for i in _lint(tmp_path / "b", {"src/m.rs": nearest}, backend="burn-tch", training=True)
                 if i.severity == "error"]  # PyTorch's nearest is Burn's Nearest
+
+
+def test_a_table_of_library_constants_in_a_repository_that_is_its_package(tmp_path):
+    # deeplab2's model/utils.py, imported as `from deeplab2.model import utils` from the repository's own root
+    files = {
+        "model/__init__.py": "",
+        "model/utils.py": (
+            "import tensorflow as tf\n"
+            "def resize_align_corners(input_tensor, target_size, method='bilinear'):\n"
+            "  if method == 'bilinear':\n"
+            "    tf_method = tf.compat.v1.image.ResizeMethod.BILINEAR\n"
+            "  elif method == 'nearest':\n"
+            "    tf_method = tf.compat.v1.image.ResizeMethod.NEAREST_NEIGHBOR\n"
+            "  else:\n"
+            "    raise ValueError(method)\n"
+            "  return tf.compat.v1.image.resize(input_tensor, target_size, method=tf_method, align_corners=True)\n"),
+        "model/decoder/aspp.py": (
+            "import tensorflow as tf\n"
+            "from deeplab2.model import utils\n"
+            "class ASPP(tf.keras.layers.Layer):\n"
+            "  def call(self, x):\n"
+            "    return utils.resize_align_corners(x, [8, 8])\n"),
+    }
+    report = _lint(tmp_path, files, backend="candle", training=True)
+    at = [i for i in report if i.site.path == "model/decoder/aspp.py" and i.site.line == 5]
+    assert at and at[0].site.mode.values == ("bilinear",)
+    assert ("error", "candle-bilinear-backward") in _rules(report, 5)

@@ -1066,8 +1066,8 @@ class _Module:
         for module, api in self.wrappers.get(last, ()):
             if module == here:
                 continue  # its own definition's module calls it by name (above)
-            if head.startswith(".") or head.split(".")[0] == module.split(".")[0]:
-                return api
+            if head.startswith(".") or head.split(".")[0] == module.split(".")[0] or head.endswith("." + module):
+                return api  # `deeplab2.model.utils` for `model/utils.py`: a repository that is its package
         return None
 
     def wrapped(self, call: ast.Call, api: apis.Api, bound) -> tuple | None:
@@ -1088,7 +1088,7 @@ class _Module:
             if local in params and not self.function_assigns(func).get(local):
                 passes[option] = local
             elif option == "mode" and local not in params and not api.mode_map:
-                mapped = self.parameter_map(func, local, params)
+                mapped = self.parameter_map(func, local, params, api)
                 if mapped is None:
                     continue
                 passes[option], mode_map = mapped
@@ -1104,10 +1104,11 @@ class _Module:
         names = tuple(p.arg for p in func.args.posonlyargs + func.args.args)
         return func.name, names, passes, defaults, api, mode_map
 
-    def parameter_map(self, func, name: str, params: dict) -> tuple[str, tuple] | None:
+    def parameter_map(self, func, name: str, params: dict, api: apis.Api) -> tuple[str, tuple] | None:
         """(parameter, ((value, mode), ...)) when the local ``name`` is set only by an if/elif chain whose tests
-        compare one parameter with constants, each branch setting a constant mode or none (that value makes no
-        resize).  keras-unet-collection's ``decode_layer(X, channel, pool_size, unpool)``::
+        compare one parameter with constants, each branch setting a constant mode (a string or a library's
+        constant: deeplab2's ``tf_method = tf.compat.v1.image.ResizeMethod.BILINEAR``) or none (that value
+        makes no resize).  keras-unet-collection's ``decode_layer(X, channel, pool_size, unpool)``::
 
             if unpool is False: ...                                  # Conv2DTranspose: no resize
             elif unpool == 'nearest': interp = 'nearest'
@@ -1139,11 +1140,11 @@ class _Module:
                 param = compared[0]
                 sets = [s for s in body if isinstance(s, ast.Assign) and any(
                     isinstance(t, ast.Name) and t.id == name for t in s.targets)]
-                if len(sets) > 1 or (sets and not (isinstance(sets[0].value, ast.Constant)
-                                                   and isinstance(sets[0].value.value, str))):
-                    break
+                mode = self.mode_values(api, self.evaluate(sets[0].value, sets[0])) if len(sets) == 1 else None
+                if len(sets) > 1 or (sets and not (mode.certain and isinstance(mode.value, str))):
+                    break  # a constant string or a library constant (`ResizeMethod.BILINEAR`) in each branch
                 found += len(sets)
-                pairs += [(value, sets[0].value.value if sets else None) for value in compared[1]]
+                pairs += [(value, mode.value if sets else None) for value in compared[1]]
             else:
                 before = [s for _, s in self.function_assigns(func).get(param, []) if s.lineno < node.lineno]
                 if found == len(assigned) and found and not before:
