@@ -343,6 +343,24 @@ def test_a_batch_iterated_from_a_data_loader_carries_no_gradient():
     assert "targets" not in at(sites(inside), 9).extra
 
 
+def test_a_mode_repeated_into_a_per_level_list_is_the_mode_it_repeats():
+    # deep-image-prior's skip(): one mode or one per scale, read as upsample_mode[i]
+    code = '''
+        import torch.nn as nn
+        def skip(n_scales=5, upsample_mode="nearest"):
+            if not isinstance(upsample_mode, (list, tuple)):
+                upsample_mode = [upsample_mode] * n_scales
+            layers = []
+            for i in range(n_scales):
+                layers.append(nn.Upsample(scale_factor=2, mode=upsample_mode[i]))
+            return nn.Sequential(*layers)
+    '''
+    site = at(sites(code), 7)
+    assert site.mode.values == ("nearest",) and "upsample_mode" in site.mode.detail
+    listed = code.replace("[upsample_mode] * n_scales", "list(upsample_mode)")
+    assert not at(sites(listed), 7).mode.values  # not a repetition: not known
+
+
 def test_a_tensor_made_from_numpy_stays_on_the_host():
     found = sites('''
         import numpy as np, torch

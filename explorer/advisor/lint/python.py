@@ -841,6 +841,10 @@ class _Module:
                           f"`{_src(node)}`")
         if isinstance(node, ast.Subscript):
             table = self.container(node.value, at, depth + 1)
+            if table is None and isinstance(node.value, ast.Name):
+                spread = self.broadcast(node.value.id, at)
+                if spread:  # `modes = [mode] * n_scales` ... `modes[i]`: the value it repeats
+                    return _merge([self.evaluate(v, w, depth + 1) for v, w in spread], f"`{_src(node)}`")
             if table is None:
                 return Arg.unknown(f"`{_src(node)}`")
             key = self.evaluate(node.slice, at, depth + 1)
@@ -866,6 +870,25 @@ class _Module:
                 return self.evaluate(node.args[0], at, depth + 1)
             return Arg.unknown(f"`{_src(node)}`")
         return Arg.unknown(f"`{_src(node)}`")
+
+    def broadcast(self, name: str, at) -> list:
+        """[(element, statement)] when every assignment of ``name`` in the function around ``at`` repeats one
+        element (``name = [x] * n``, ``n * [x]``): deep-image-prior's ``upsample_mode = [upsample_mode] *
+        n_scales`` read as ``upsample_mode[i]``."""
+        for func in self.functions(at):
+            assigns = self.function_assigns(func).get(name, [])
+            if not assigns:
+                continue
+            out = []
+            for value, stmt in assigns:
+                if not (isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult)):
+                    return []
+                listed = value.left if isinstance(value.left, (ast.List, ast.Tuple)) else value.right
+                if not (isinstance(listed, (ast.List, ast.Tuple)) and len(listed.elts) == 1):
+                    return []
+                out.append((listed.elts[0], stmt))
+            return out
+        return []
 
     def lookup_name(self, name: str, at, depth: int) -> Arg:
         for func in self.functions(at):
