@@ -341,6 +341,10 @@ def test_a_batch_iterated_from_a_data_loader_carries_no_gradient():
     assert "targets" not in at(found, 11).extra  # a model's output carries its gradient
     inside = code.replace("enumerate(train_loader)", "enumerate(model.parameters())")
     assert "targets" not in at(sites(inside), 9).extra
+    # what the loop sets after the call (semseg's `..., target = intersectionAndUnion(output, target, args.k)`)
+    # does not reach it
+    later = code.replace("                up = ", "                imgs = model(imgs, CONFIG.k)\n                up = ")
+    assert at(sites(later), 9).extra.get("targets") == "train_loader"
 
 
 def test_a_mode_repeated_into_a_per_level_list_is_the_mode_it_repeats():

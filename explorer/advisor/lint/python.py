@@ -1835,8 +1835,9 @@ class _Module:
                 seen.add(name.id)
                 if name.id in assigns:
                     for value, stmt in assigns[name.id]:
-                        if isinstance(stmt, ast.Assign) and _contains(stmt, where):
-                            continue  # the call's own result (`imgs = interpolate(imgs, ...)`)
+                        loop = isinstance(stmt, (ast.For, ast.AsyncFor)) and _contains(stmt, where)
+                        if not loop and not _before(stmt, call):
+                            continue  # the call's own result, or set after it (`imgs = interpolate(imgs, ...)`)
                         if value is None and isinstance(stmt, (ast.For, ast.AsyncFor)):
                             value = stmt.iter
                         elif value is None and isinstance(stmt, ast.Assign):
