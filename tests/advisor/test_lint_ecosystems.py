@@ -641,3 +641,29 @@ def test_a_table_of_library_constants_in_a_repository_that_is_its_package(tmp_pa
     at = [i for i in report if i.site.path == "model/decoder/aspp.py" and i.site.line == 5]
     assert at and at[0].site.mode.values == ("bilinear",)
     assert ("error", "candle-bilinear-backward") in _rules(report, 5)
+
+
+def test_a_branch_the_constructors_defaults_do_not_take_is_a_condition(tmp_path):
+    # guided-diffusion's Upsample: 3-D nearest only when built with dims=3 (2 by default)
+    torch_code = ("import torch.nn.functional as F\nfrom torch import nn\nclass Upsample(nn.Module):\n"
+                  "    def __init__(self, channels, dims=2):\n        super().__init__()\n        self.dims = dims\n"
+                  "    def forward(self, x, scale_factor=2.0):\n        if self.dims == 3:\n"
+                  "            return F.interpolate(x, (x.shape[2], x.shape[3] * 2, x.shape[4] * 2), mode='nearest')\n"
+                  "        if scale_factor != 1.0:\n"
+                  "            return F.interpolate(x, scale_factor=scale_factor, mode='bilinear')\n        return x\n")
+    report = _lint(tmp_path / "t", {"unet.py": torch_code}, backend="burn-tch", training=True)
+    three_d = [i for i in report if i.site.line == 9]
+    assert three_d and all(i.severity == "warning" and i.condition == "if self.dims == 3" for i in three_d)
+    candle = _lint(tmp_path / "c", {"unet.py": torch_code}, backend="candle", training=True)
+    # a runtime argument of forward is the point of the call: still an error
+    assert ("error", "candle-bilinear-backward") in _rules(candle, 11)
+    # score_sde's Flax field: `interpolation: str = 'bilinear'`, the nearest branch not taken by default
+    flax_code = ("import jax\nimport flax.linen as nn\nclass MSFBlock(nn.Module):\n    interpolation: str = 'bilinear'\n"
+                 "    @nn.compact\n    def __call__(self, h):\n        if self.interpolation == 'bilinear':\n"
+                 "            return jax.image.resize(h, (1, 8, 8, 3), 'bilinear')\n"
+                 "        elif self.interpolation == 'nearest_neighbor':\n"
+                 "            return jax.image.resize(h, (1, 8, 8, 3), 'nearest')\n")
+    flax = _lint(tmp_path / "f", {"layers.py": flax_code}, backend="candle", training=True)
+    assert ("error", "candle-bilinear-backward") in _rules(flax, 8)  # the branch the default takes
+    assert not [i for i in flax if i.site.line == 10 and i.severity == "error"]
+    assert [i for i in flax if i.site.line == 10 and i.severity == "warning"]

@@ -271,6 +271,14 @@ class Judge:
                     issue.condition = issue.condition or f"in {where}"
                     issue.message = (f"In {where} (it runs before or after the model, without "
                                      f"gradients): {issue.message}")
+        if site.extra.get("branch"):
+            branch = site.extra["branch"]
+            for issue in verdict.issues:
+                if issue.severity == "error":
+                    issue.severity = "warning"
+                    issue.condition = issue.condition or f"if {branch}"
+                    issue.message = (f"In a branch the defaults do not take (if {branch}: a caller must pass "
+                                     f"another value): {issue.message}")
         if site.extra.get("fallback"):
             for issue in verdict.issues:
                 if issue.severity != "info":

@@ -1266,6 +1266,9 @@ class _Module:
         fallback = self.fallback(call)
         if fallback:
             extra["fallback"] = fallback
+        branch = self.off_default_branch(call)
+        if branch:
+            extra["branch"] = branch
         wrapped = self.wrapped(call, api, bound)
         if wrapped and api.name == f"{module_name(self.path)}.{wrapped[0]}":
             wrapped = None  # a wrapper calling itself
@@ -1689,6 +1692,38 @@ class _Module:
                     return False
                 if name in apis.ENABLE_GRAD:
                     return None
+        return None
+
+    def off_default_branch(self, call) -> str | None:
+        """The test of a branch around the call that the constructor's defaults do not take (guided-diffusion's
+        ``if self.dims == 3:`` with ``dims=2`` by default): the call runs only when a caller passes another
+        value.  None when every branch around it is taken at the defaults, or is not known."""
+        node = call
+        for parent in self.ancestors(call):
+            if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                return None
+            if isinstance(parent, ast.If) and isinstance(parent.test, ast.Compare) and len(parent.test.ops) == 1 \
+                    and isinstance(parent.test.ops[0], (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)) \
+                    and isinstance(parent.test.comparators[0], ast.Constant) \
+                    and parent.test.comparators[0].value is not None and _self_attribute(parent.test.left):
+                # a configuration the constructor stores (`self.dims`), compared with a value other than None (`x is
+                # not None` tests an option that is used; a runtime argument like forward's `scale_factor` is the
+                # point of the call)
+                value = self.evaluate(parent.test.left, parent)
+                cls = self.enclosing_class(parent)
+                fields = self.class_attrs(cls).get(parent.test.left.attr, []) if cls is not None else []
+                field = bool(fields) and all(isinstance(stmt, ast.AnnAssign) and stmt in cls.body
+                                             for _, stmt in fields)  # a dataclass or Flax field's default
+                if value.certain and ("default" in (value.detail or "") or field):
+                    equal = value.value == parent.test.comparators[0].value
+                    if isinstance(parent.test.ops[0], (ast.NotEq, ast.IsNot)):
+                        equal = not equal
+                    in_body = any(stmt is node or _contains(stmt, (node.lineno, node.col_offset, node.end_lineno,
+                                                                   node.end_col_offset)) for stmt in parent.body)
+                    if in_body != equal:
+                        test = _src(parent.test)
+                        return test if in_body else f"not ({test})"
+            node = parent
         return None
 
     def fallback(self, call) -> str | None:
