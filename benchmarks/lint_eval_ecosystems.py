@@ -1,6 +1,6 @@
 """lint's errors right and risky calls found per ecosystem, on hand-labelled real repositories.
 
-    python benchmarks/lint_eval_ecosystems.py TREES [--set dev|heldout|...|heldout5] [--misses]
+    python benchmarks/lint_eval_ecosystems.py TREES [--set dev|heldout|...|heldout6] [--misses]
 
 TREES holds ``<set>/src/<owner>+<repo>`` for each set: the working trees of the commits the labels name
 (``benchmarks/lint_eval/{dev,heldout,heldout2}.jsonl``: repo, commit, ecosystem, path, line, kind, and per
@@ -25,7 +25,10 @@ rows' notes say so).  ``heldout5`` (233 lines of 10 repositories no earlier set 
 score_sde and tapnet's JAX code for JAX/TF; zhixuhao/unet and xuannianz/EfficientDet for Keras; semseg,
 guided-diffusion, U-2-Net, deep-image-prior and tapnet's PyTorch port for PyTorch; kingzcheung/yolov10 (candle) for
 Rust) was labelled blind in the fifth round, by the same rules, while that round's linter changes were being
-made (every candidate line of every file with one; a repository of two ecosystems has each line under its file's).
+made (every candidate line of every file with one; a repository of two ecosystems has each line under its file's),
+scored once and then used for development; ``heldout6`` (142 lines of 8 repositories: tensorflow-yolov3,
+PSPNet-tensorflow, Keras-FCN, Image-Super-Resolution, SPADE, PyTorch-YOLOv3, pytorch-deeplab-xception, yolo-dl) was
+labelled blind the same way and scored once on that round's final code.
 For each repository and target the linter runs over
 the whole tree; its findings (warning and above) on the labelled files are matched by path and line:
 
@@ -105,7 +108,7 @@ def ratio(a, b) -> str:
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("trees", type=Path)
-    parser.add_argument("--set", choices=("dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5"), action="append")
+    parser.add_argument("--set", choices=("dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6"), action="append")
     parser.add_argument("--misses", action="store_true")
     args = parser.parse_args(argv)
     out = ["| set | ecosystem | repositories | errors right | risky found | findings on a non-call | CPU s |",
