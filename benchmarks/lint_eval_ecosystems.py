@@ -108,7 +108,8 @@ def ratio(a, b) -> str:
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("trees", type=Path)
-    parser.add_argument("--set", choices=("dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6"), action="append")
+    parser.add_argument("--set", action="append",
+                        choices=("dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6"))
     parser.add_argument("--misses", action="store_true")
     args = parser.parse_args(argv)
     out = ["| set | ecosystem | repositories | errors right | risky found | findings on a non-call | CPU s |",
