@@ -265,27 +265,16 @@ class Judge:
         around = site.context == "script" and not site.in_model  # a script's own code around the model it runs
         if site.context in OUTSIDE_MODEL or around:
             where = "a script's code outside the model" if around else f"{site.context} code"
-            for issue in verdict.issues:
-                if issue.severity == "error":
-                    issue.severity = "warning"
-                    issue.condition = issue.condition or f"in {where}"
-                    issue.message = (f"In {where} (it runs before or after the model, without "
-                                     f"gradients): {issue.message}")
+            _soften(verdict.issues, "warning", f"in {where}",
+                    f"In {where} (it runs before or after the model, without gradients)")
         if site.extra.get("branch"):
             branch = site.extra["branch"]
-            for issue in verdict.issues:
-                if issue.severity == "error":
-                    issue.severity = "warning"
-                    issue.condition = issue.condition or f"if {branch}"
-                    issue.message = (f"In a branch the defaults do not take (if {branch}: a caller must pass "
-                                     f"another value): {issue.message}")
+            _soften(verdict.issues, "warning", f"if {branch}",
+                    f"In a branch the defaults do not take (if {branch}: a caller must pass another value)")
         if site.extra.get("fallback"):
-            for issue in verdict.issues:
-                if issue.severity != "info":
-                    issue.severity = "info"
-                    issue.condition = issue.condition or f"if the call before it raises {site.extra['fallback']}"
-                    issue.message = (f"A fallback run only when the call before it raises {site.extra['fallback']} "
-                                     f"(a release without that name): {issue.message}")
+            caught = site.extra["fallback"]
+            _soften(verdict.issues, "info", f"if the call before it raises {caught}",
+                    f"A fallback run only when the call before it raises {caught} (a release without that name)")
         return verdict
 
     # ------------------------------------------------------------------------------------------- export
@@ -632,6 +621,16 @@ def _describe(dims: set, chosen: list[dict]) -> str:
 
 def _short(api: str) -> str:
     return api.rsplit(".", 1)[-1] if "." in api and ":" not in api else api
+
+
+def _soften(issues, to: str, condition: str, why: str) -> None:
+    """The issues of a call that runs only under a condition: its errors (to ``info``: everything above info)
+    become ``to``, with the condition and why in front of the message."""
+    for issue in issues:
+        if issue.severity == "error" or (to == "info" and issue.severity != "info"):
+            issue.severity = to
+            issue.condition = issue.condition or condition
+            issue.message = f"{why}: {issue.message}"
 
 
 def _reference(backend: str) -> str:

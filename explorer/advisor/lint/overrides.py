@@ -31,17 +31,23 @@ GENERIC = {"mode", "antialias", "align_corners", "interpolation", "method", "res
 _UNKNOWN = object()
 
 
+def _defaults(site):
+    """(option, value, parameter, owner) for each option of a site whose value is the default of a parameter."""
+    for option in OPTIONS:
+        arg = getattr(site, option)
+        m = _DEFAULT.search(arg.detail or "") if arg.certain else None
+        if m:
+            yield option, arg.value, m.group(1), m.group(2)
+
+
 def _wanted(sites) -> dict[str, tuple[str, list]]:
     out: dict = {}
     for site in sites:
-        for option in OPTIONS:
-            arg = getattr(site, option)
-            m = _DEFAULT.search(arg.detail or "") if arg.certain else None
-            if m:
-                same = out.setdefault(m.group(1), (m.group(2), []))[1]
-                same.append(arg.value)
-                if option == "mode":  # a wrapper's table: the values that select the same mode (unpool=True)
-                    same += [k for k, v in site.extra.get("mode_map", ()) if v == arg.value]
+        for option, value, param, owner in _defaults(site):
+            same = out.setdefault(param, (owner, []))[1]
+            same.append(value)
+            if option == "mode":  # a wrapper's table: the values that select the same mode (unpool=True)
+                same += [k for k, v in site.extra.get("mode_map", ()) if v == value]
     return out
 
 
@@ -49,11 +55,8 @@ def _owners(sites) -> dict[str, set]:
     """parameter -> the functions and classes whose default of it a site depends on."""
     out: dict = {}
     for site in sites:
-        for option in OPTIONS:
-            arg = getattr(site, option)
-            m = _DEFAULT.search(arg.detail or "") if arg.certain else None
-            if m:
-                out.setdefault(m.group(1), set()).add(m.group(2))
+        for _, _, param, owner in _defaults(site):
+            out.setdefault(param, set()).add(owner)
     return out
 
 
@@ -168,29 +171,27 @@ def apply(found: dict, sites) -> list:
     out = []
     for site in sites:
         changes = {}
-        for option in OPTIONS:
-            arg = getattr(site, option)
-            m = _DEFAULT.search(arg.detail or "") if arg.certain else None
-            if not m or m.group(1) not in found:
+        for option, default, param, owner in _defaults(site):
+            if param not in found:
                 continue
-            others = owners.get(m.group(1), set()) - {m.group(2)}  # a call of another function taking it
-            passes = [(v, p, n) for v, p, n, callee in found[m.group(1)] if callee not in others]
+            others = owners.get(param, set()) - {owner}  # a call of another function taking it
+            passes = [(v, p, n) for v, p, n, callee in found[param] if callee not in others]
             if not passes:
                 continue
             known = [v for v, *_ in passes if v is not _UNKNOWN and isinstance(v, (str, bool, type(None)))]
             if option == "mode" and site.extra.get("mode_map"):
                 table = site.extra["mode_map"]
-                modes = {m for _, m in table if m is not None}
-                known = [next((m for k, m in table if type(k) is type(v) and k == v), v if v in modes else None)
+                modes = {mode for _, mode in table if mode is not None}
+                known = [next((mode for k, mode in table if type(k) is type(v) and k == v), v if v in modes else None)
                          for v in known]
                 known = [v for v in known if v is not None]
             if option == "mode":
                 known = [v.lower() if site.library in ("torch", "tensorflow", "jax") else v
                          for v in known if isinstance(v, str)]
             where = ", ".join(f"{p}:{n}" for _, p, n in passes[:3]) + (" ..." if len(passes) > 3 else "")
-            shown = " or ".join(dict.fromkeys(f"{m.group(1)}={v!r}" for v in known)) or \
-                f"{m.group(1)} from elsewhere"
-            values = tuple(dict.fromkeys((arg.value, *known)))
+            shown = " or ".join(dict.fromkeys(f"{param}={v!r}" for v in known)) or f"{param} from elsewhere"
+            arg = getattr(site, option)
+            values = tuple(dict.fromkeys((default, *known)))
             how = "conditional" if len(values) > 1 else "partial"
             changes[option] = type(arg)(values, how, f"{arg.detail}; callers pass {shown} ({where})")
         out.append(replace(site, **changes) if changes else site)
