@@ -23,6 +23,8 @@ import ast
 import re
 from dataclasses import replace
 
+from .sites import NO_BRANCH, table_mode
+
 _DEFAULT = re.compile(r"default of parameter `(\w+)` of `(\w+)`")
 OPTIONS = ("mode", "align_corners", "antialias")
 #: Parameter names too common to look up anywhere: only in calls of their own function or class.
@@ -58,6 +60,10 @@ def _owners(sites) -> dict[str, set]:
         for _, _, param, owner in _defaults(site):
             out.setdefault(param, set()).add(owner)
     return out
+
+
+def _is_default(value, defaults) -> bool:
+    return any(value == d and type(value) is type(d) for d in defaults)
 
 
 def _spans(sites) -> dict[str, list]:
@@ -121,7 +127,7 @@ def overridden(sites, texts) -> dict[str, list]:
             if reader == "python" and name in GENERIC and not _in_call_of(text, m.start(), owner):
                 continue
             value = _value(m.group(2), reader)
-            if value is not _UNKNOWN and any(value == d and type(value) is type(d) for d in defaults):
+            if value is not _UNKNOWN and _is_default(value, defaults):
                 continue
             forwarded = reader == "python" and value is _UNKNOWN and m.group(2).strip() == name
             if starts is None:
@@ -135,7 +141,7 @@ def overridden(sites, texts) -> dict[str, list]:
                 found.setdefault(name, []).append((value, path, line, callee))
                 continue
             for value in values:  # passed on by a call that is a site: what that site's function receives
-                if not any(value == d and type(value) is type(d) for d in defaults):
+                if not _is_default(value, defaults):
                     found.setdefault(name, []).append((value, path, line, callee))
     return found
 
@@ -182,8 +188,8 @@ def apply(found: dict, sites) -> list:
             if option == "mode" and site.extra.get("mode_map"):
                 table = site.extra["mode_map"]
                 modes = {mode for _, mode in table if mode is not None}
-                known = [next((mode for k, mode in table if type(k) is type(v) and k == v), v if v in modes else None)
-                         for v in known]
+                mapped = [table_mode(table, v) for v in known]
+                known = [m if m is not NO_BRANCH else (v if v in modes else None) for v, m in zip(known, mapped)]
                 known = [v for v in known if v is not None]
             if option == "mode":
                 known = [v.lower() if site.library in ("torch", "tensorflow", "jax") else v

@@ -36,7 +36,7 @@ import numpy as np
 from ...conventions import registry
 from . import apis
 from .context import TRAINS, function_context, path_context
-from .sites import CERTAIN, Arg, Site, snippet_of, source_lines
+from .sites import CERTAIN, NO_BRANCH, Arg, Site, snippet_of, source_lines, table_mode
 
 MAX_DEPTH = 8
 #: Cheap text test before parsing: a file without any of these words (or a declared API's last name) has no site.
@@ -417,14 +417,13 @@ def _mapped(api: apis.Api, arg: Arg) -> Arg | None:
     it can have makes no resize."""
     if not arg.values:
         return arg
-    table = [(type(k), k, v) for k, v in api.mode_map]
     out = []
     for value in arg.values:
-        hits = [m for t, k, m in table if type(value) is t and value == k]
-        if not hits:
+        mode = table_mode(api.mode_map, value)
+        if mode is NO_BRANCH:
             return Arg.unknown(f"{api.mode_param}={value!r}, a value {api.name.rsplit('.', 1)[-1]} has no branch for")
-        if hits[0] is not None:
-            out.append(hits[0])
+        if mode is not None:
+            out.append(mode)
     if not out:
         return None
     shown = ", ".join(f"{k!r} -> {v!r}" for k, v in api.mode_map if v is not None)

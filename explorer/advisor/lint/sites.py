@@ -116,6 +116,21 @@ class Site:
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 
 
+#: What :func:`table_mode` gives for a value a wrapper's table has no branch for.
+NO_BRANCH = object()
+
+
+def table_mode(table, value):
+    """The mode a wrapper's table (``((value, mode), ...)``, :attr:`Api.mode_map`) gives a value: the mode, None
+    (that value makes no resize) or :data:`NO_BRANCH`.  ``True`` and ``1`` are different keys.
+
+    >>> table = ((False, None), ("nearest", "nearest"), (True, "bilinear"))
+    >>> table_mode(table, True), table_mode(table, False), table_mode(table, 1) is NO_BRANCH
+    ('bilinear', None, True)
+    """
+    return next((mode for key, mode in table if type(key) is type(value) and key == value), NO_BRANCH)
+
+
 def source_lines(text: str) -> list[str]:
     """The lines of a source as compilers number them (only \\n, \\r\\n and \\r end a line; str.splitlines
     also splits at form feeds and Unicode separators, which would shift every later line number)."""
