@@ -30,6 +30,8 @@ class _Output(torch.nn.Module):
         out = self.model(x, *rest, **self.kwargs)
         if isinstance(out, dict):  # torchvision's segmentation models
             return out[self.field]
+        if isinstance(out, list):  # RAFT: the flow after each update
+            return out[-1]
         return getattr(out, self.field) if not isinstance(out, torch.Tensor) else out
 
 
@@ -140,6 +142,95 @@ def deeplabv3():
     return _Output(model, "out"), (torch.rand(1, 3, 64, 64),)
 
 
+def raft():
+    """torchvision's RAFT (small) with two flow updates: its flow is upsampled x8 by a bilinear
+    ``align_corners=True`` interpolate of the coarse flow."""
+    import importlib
+    _transformers()
+    model = importlib.import_module("torchvision.models.optical_flow.raft").raft_small()
+    return _Output(model, None, num_flow_updates=2), (torch.rand(1, 3, 128, 128), torch.rand(1, 3, 128, 128))
+
+
+def _timm(name, **kwargs):
+    """A timm model with its attention as matrix products (its fused attention calls
+    scaled_dot_product_attention, which the TorchScript exporter writes only from opset 14)."""
+    import os
+    _transformers()  # loads torchvision's pure-Python modules (timm imports its transforms)
+    os.environ["TIMM_FUSED_ATTN"] = "0"  # read when timm.layers is first imported
+    import timm
+    return timm.create_model(name, pretrained=False, **kwargs)
+
+
+def hrnet():
+    """timm's HRNet-W18-small: nearest 2x/4x/8x upsamples in every fuse layer."""
+    return _timm("hrnet_w18_small", num_classes=3), (torch.rand(1, 3, 64, 64),)
+
+
+def ghostnetv2():
+    """timm's GhostNetV2: a nearest interpolate to the feature's size in each DFC attention."""
+    return _timm("ghostnetv2_100", num_classes=3), (torch.rand(1, 3, 64, 64),)
+
+
+def efficientformerv2():
+    """timm's EfficientFormerV2-S0: a bilinear 2x upsample in the strided attention."""
+    return _timm("efficientformerv2_s0", num_classes=3, img_size=64), (torch.rand(1, 3, 64, 64),)
+
+
+def mobilevit():
+    """timm's MobileViT-XXS on a 72x72 input: a side that is not a multiple of the patch is resized (bilinear)
+    to one."""
+    return _timm("mobilevit_xxs", num_classes=3), (torch.rand(1, 3, 72, 72),)
+
+
+def crossvit():
+    """timm's CrossViT-tiny at 240: the small branch sees the image resized 240 -> 224 (bicubic)."""
+    return _timm("crossvit_tiny_240", num_classes=3), (torch.rand(1, 3, 240, 240),)
+
+
+class _Detections(torch.nn.Module):
+    """A torchvision detection model on one (3, H, W) image, its first output field as the graph output."""
+
+    def __init__(self, model, field):
+        super().__init__()
+        self.model, self.field = model, field
+
+    def forward(self, x):
+        return self.model([x])[0][self.field]
+
+
+def _detection_kwargs():
+    return dict(num_classes=3, min_size=128, max_size=160, box_detections_per_img=10, rpn_pre_nms_top_n_test=50,
+                rpn_post_nms_top_n_test=20)
+
+
+def faster_rcnn():
+    """torchvision's Faster R-CNN on MobileNetV3-Large FPN: the transform's resize to min_size (a scale from
+    the image's smaller and larger sides) and the FPN's nearest upsamples."""
+    from tests import torchvision_detection
+    detection = torchvision_detection.load()
+    model = detection.fasterrcnn_mobilenet_v3_large_fpn(weights=None, weights_backbone=None, **_detection_kwargs())
+    return _Detections(model, "boxes"), (torch.rand(3, 120, 150),)
+
+
+def keypoint_rcnn(backbone="resnet18"):
+    """torchvision's Keypoint R-CNN on a ResNet FPN (resnet18 here; ``keypointrcnn_resnet50_fpn`` is the same
+    model on resnet50): the transform's resize, the FPN's nearest upsamples and the keypoint head's bilinear 2x."""
+    from tests import torchvision_detection
+    detection = torchvision_detection.load()
+    fpn = detection.backbone_utils.resnet_fpn_backbone(backbone_name=backbone, weights=None, trainable_layers=0)
+    model = detection.KeypointRCNN(fpn, num_keypoints=5, **_detection_kwargs())
+    return _Detections(model, "keypoints"), (torch.rand(3, 120, 150),)
+
+
 MODELS = {"segformer": segformer, "dpt": dpt, "upernet": upernet, "vit": vit, "swin2sr": swin2sr,
           "unet2d": unet2d, "autoencoder_kl": autoencoder_kl, "unet2d_condition": unet2d_condition,
-          "lraspp": lraspp, "deeplabv3": deeplabv3}
+          "lraspp": lraspp, "deeplabv3": deeplabv3, "raft": raft, "hrnet": hrnet, "ghostnetv2": ghostnetv2,
+          "efficientformerv2": efficientformerv2, "mobilevit": mobilevit, "crossvit": crossvit}
+
+#: the lowest opset each model exports at, where it is above 11 (RAFT's grid_sample is GridSample, opset 16)
+MIN_OPSET = {"raft": 16}
+
+#: detection models, not yet in the asserted corpus: at TorchScript opset 11 Faster R-CNN's FPN upsample stays
+#: unscanned (its shapes depend on NonMaxSuppression's output), and at opset 13 ONNX Runtime's symbolic shape
+#: inference does not finish (sympy simplifying the data-dependent shapes), which a scan must bound
+DETECTION = {"faster_rcnn": faster_rcnn, "keypoint_rcnn": keypoint_rcnn}
