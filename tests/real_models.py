@@ -230,6 +230,11 @@ MODELS = {"segformer": segformer, "dpt": dpt, "upernet": upernet, "vit": vit, "s
 #: the lowest opset each model exports at, where it is above 11 (RAFT's grid_sample is GridSample, opset 16)
 MIN_OPSET = {"raft": 16}
 
+
+def exports_at(name: str, opset: int) -> bool:
+    """Whether model ``name`` exports at ``opset`` (:data:`MIN_OPSET`)."""
+    return opset >= MIN_OPSET.get(name, 0)
+
 #: detection models, not yet in the asserted corpus: at TorchScript opset 11 Faster R-CNN's FPN upsample stays
 #: unscanned (its shapes depend on NonMaxSuppression's output), and at opset 13 ONNX Runtime's symbolic shape
 #: inference does not finish (sympy simplifying the data-dependent shapes), which a scan must bound

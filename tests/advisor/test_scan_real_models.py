@@ -29,14 +29,14 @@ from onnx import TensorProto, helper  # noqa: E402
 
 from explorer.__main__ import main  # noqa: E402
 from explorer.advisor.scan import scan  # noqa: E402
-from tests.real_models import MIN_OPSET, MODELS  # noqa: E402
+from tests.real_models import MODELS, exports_at  # noqa: E402
 from tests.torch_exports import export  # noqa: E402
 
 #: every model at these exports (TorchScript below opset 18 writes GroupNorm and shapes as arithmetic the scan
 #: must follow; the dynamo exporter starts at 18)
 EXPORTS = [("torchscript", 11), ("torchscript", 13), ("torchscript", 17), ("dynamo", 18)]
 CASES = [pytest.param(name, exporter, opset, id=f"{name}-{exporter}-{opset}")
-         for name in MODELS for exporter, opset in EXPORTS if opset >= MIN_OPSET.get(name, 0)]
+         for name in MODELS for exporter, opset in EXPORTS if exports_at(name, opset)]
 
 
 @functools.cache
@@ -120,8 +120,7 @@ def test_every_node_of_a_real_export_computes_what_torch_computed(name, exporter
 def test_the_corpus_holds_resizes_of_every_kind_it_was_built_for():
     """Not an empty corpus: the exports hold nodes (a resize of a weight, such as ViT's position embedding, is
     folded into a constant by the dynamo exporter), linear, cubic and nearest ones among them."""
-    counts = {(n, e, o): resize_count(exported(n, e, o)[0].graph) for n in MODELS for e, o in EXPORTS
-              if o >= MIN_OPSET.get(n, 0)}
+    counts = {(n, e, o): resize_count(exported(n, e, o)[0].graph) for n, e, o in (c.values for c in CASES)}
     assert sum(counts.values()) >= 80, counts
     assert all(counts[(n, "torchscript", 17)] for n in MODELS), counts
     modes = {helper.get_attribute_value(a) for key in counts for node in exported(*key)[0].graph.node
