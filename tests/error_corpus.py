@@ -11,7 +11,10 @@ random (a third of the resize texts and a third of the look-alikes held back) be
 from them; once scored (11 of 15) the held-back set joined the development sets.  ``threads2.json`` (22) and
 ``threads2_heldout.json`` (13) were collected in the round after, from threads none of the earlier sets
 hold, and split at random (seed 23: 40% of the resize texts and of the look-alikes held back) before any
-record was written from them; the held-back set is scored only with ``--heldout``.  Each entry keeps its
+record was written from them; the held-back set is scored only with ``--heldout``.  ``threads3.json`` (24) was
+collected in the round after that, from threads none of the earlier sets hold, split at random (seed 31: 40%
+of the resize texts and of the look-alikes held back in ``threads3_heldout.json``, which is kept out of the
+building) before any record was written from it.  Each entry keeps its
 link (``source``) and the expected answer.
 
 A resize error is diagnosed correctly when diagnose matches it and its first finding names the expected
@@ -39,7 +42,7 @@ OPERATIONS = {"inference": {"forward", "convention"}, "forward": {"forward", "co
               "load": {"forward", "convert", "convention"}, "warning": {"forward", "convention", "backward", "convert"},
               "backward": {"backward"}, "double_backward": {"double_backward"},
               "export_onnx": {"export_onnx"}, "export_coreml": {"export_coreml"}}
-SETS = ("core", "extended", "fresh", "heldout", "threads", "threads_heldout", "threads2")
+SETS = ("core", "extended", "fresh", "heldout", "threads", "threads_heldout", "threads2", "threads3")
 #: scored only on request: the matcher was not built from it
 HELD_BACK = ("threads2_heldout",)
 #: a device word of the corpus -> the devices of the knowledge base it covers

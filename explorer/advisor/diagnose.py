@@ -314,6 +314,8 @@ def _candidates(words: set, clues: Clues) -> list[_Candidate]:
             continue  # other calls print this text too: only a paste that shows a resize is explained by it
         if _other_node(k, clues):
             continue  # "Node number 7 (ADD) failed to prepare" is another node than "(RESIZE_BILINEAR) failed to prepare"
+        if _other_attribute(k, clues):
+            continue  # "'Upsample' object has no attribute 'weight'" is another object than "'Resize' object ..."
         gate = _op_gate(k, clues)
         if gate is None:
             continue
@@ -340,6 +342,27 @@ def _other_node(k: KnownText, clues: Clues) -> bool:
         return False
     pasted = set(_FAILED_NODE.findall(clues.flat))
     return bool(pasted) and not pasted & set(known)
+
+
+_NO_ATTRIBUTE = re.compile(r"""(?:module )?['"]([\w.]+)['"] (?:object )?has no attribute ['"]([\w.]+)['"]""")
+
+
+def _attribute_errors(text: str) -> set:
+    """The (object type or module, attribute) pairs of Python's AttributeError a text quotes ("'Resize' object
+    has no attribute 'max_size'", "module 'torchvision.transforms' has no attribute 'Resize'"), lower case;
+    none where the text leaves them to a placeholder."""
+    return set(_NO_ATTRIBUTE.findall(text.lower()))
+
+
+def _other_attribute(k: KnownText, clues: Clues) -> bool:
+    """The known text is an AttributeError about one object type (or module) and attribute, and the paste
+    quotes one about another: the type and the attribute are all such a text says, the rest is Python's."""
+    known = _attribute_errors(k.text)
+    if not known:
+        return False
+    pasted = _attribute_errors(clues.flat)
+    # Python 2 says "'module' object has no attribute 'Upsample'" where Python 3 names the module
+    return bool(pasted) and not any(a == b and (t == u or "module" in (t, u)) for t, a in known for u, b in pasted)
 
 
 def _same_stem(a: str, b: str) -> bool:

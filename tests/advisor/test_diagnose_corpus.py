@@ -47,12 +47,17 @@ def test_extended_accuracy_keeps_its_measured_floor():
 # threads_heldout.json was held back and scored once at the end (10 of 15 before this round's records, 11
 # after); their scoring also checks the release the text names.  threads2.json was built from (8 of 22 right
 # before any record of it, 20 after); threads2_heldout.json was held back and scored once at the end (6 of 13
-# before, 8 after).  Their floors are the shares measured (20/22, 8/13), rounded down.
+# before, 8 after).  Their floors are the shares measured (20/22, 8/13), rounded down.  threads3.json was built
+# from (8 of 24 right before any record of it, 16 after: floor 16/24 rounded down).  threads2_heldout's floor is
+# 7/13 since then: its eighth, Python 2's "'module' object has no attribute 'Upsample'" of a torch without
+# nn.Upsample, was counted right only because the pickled-torchvision-Resize record claimed it (another object and
+# another attribute), which an AttributeError text no longer lets it.
 QUOTED_SETS = {"fresh": 0.79, "heldout": 0.78, "threads": 0.75, "threads_heldout": 0.70, "threads2": 0.90,
-               "threads2_heldout": 0.61}
+               "threads2_heldout": 0.53, "threads3": 0.66}
 # each set's look-alikes (texts of the same runtimes about another operator: ADD / CONV_2D failed to prepare,
 # MaxPool, RGBToHSV, WebGPU Add; numpy / torch array resizes ...), at least this many
-LOOK_ALIKES = {"fresh": 5, "heldout": 5, "threads": 3, "threads_heldout": 3, "threads2": 4, "threads2_heldout": 2}
+LOOK_ALIKES = {"fresh": 5, "heldout": 5, "threads": 3, "threads_heldout": 3, "threads2": 4, "threads2_heldout": 2,
+               "threads3": 5}
 
 
 @pytest.mark.parametrize("name, floor", sorted(QUOTED_SETS.items()))
@@ -251,3 +256,49 @@ def test_a_flex_resize_that_fails_to_prepare_is_not_a_builtin_bilinear_conventio
     finding = explorer.diagnose("Node number 51 (FlexResizeNearestNeighbor) failed to prepare.").findings[0]
     assert finding.record_id.startswith("litert-flex")
     assert not explorer.diagnose("Node number 189 (ADD) failed to prepare.").matched
+
+
+# The texts of the threads3 round, quoted from their threads (not read from the corpus files), each with the record
+# that explains it and a release the thread or the library's source says prints it; and texts of the same
+# runtimes about something else, which stay unexplained.
+THREAD_TEXTS = [
+    ("Uncaught (in promise) ValueError: input_size (147, 190) cannot be smaller than crop size "
+     "tensor([[158., 156.]]) in any dimension", "kornia-crop-larger-than-input-before-0.5.1", "0.5.0"),  # kornia#956
+    ("RuntimeError: upsample_nearest_nhwc only supports output tensors with less than INT_MAX elements",
+     "torch-cuda-nearest-nhwc-int-max", "2.0.1"),                        # pytorch#81665, diffusers#3643
+    ('  File "C:\\env\\lib\\site-packages\\PIL\\Image.py", line 2297, in resize\n'
+     "    if self.size == size and box == (0, 0) + self.size:\n"
+     "ValueError: The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()",
+     "pillow-10.4-resize-size-not-tuple", "10.4.0"),                      # Pillow#8220
+    ("No OpKernel was registered to support Op 'ResizeBilinear'", "tf-resize-kernel-not-registered", None),
+    ("[E] [TRT] UffParser: Validator error: functional_1/up_sampling2d_5/resize/ResizeNearestNeighbor: "
+     "Unsupported operation _ResizeNearestNeighbor", "tensorrt-uff-resize-nearest-unsupported", "8.2"),  # TensorRT#1631
+    ('[ ERROR ]  Cannot infer shapes or values for node "Resize_164".\n[ ERROR ]  There is no registered "infer" '
+     'function for node "Resize_164" with op = "Resize". Please implement this function in the extensions.',
+     "openvino-mo-resize11-no-infer-before-2021.1", "2019.3"),             # YOLOX#370
+    ("Original exception message: ONNX Resize operation from opset 12 is not supported.",
+     "openvino-mo-resize-opset-refused-before-2021.1", "2020.4"),          # openvino#2374
+    ("AttributeError: 'Resize' object has no attribute 'max_size'", "torchvision-resize-object-from-before-0.10",
+     None),
+]
+OTHER_TEXTS = [
+    "AttributeError: 'Upsample' object has no attribute 'weight'",                   # mmdetection#6371
+    "No OpKernel was registered to support Op 'CudnnRNN'",
+    "InvalidArgumentError: No OpKernel was registered to support Op 'Mul' with these attrs.  Registered devices: [CPU]",
+    "ValueError: The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()",
+    "ValueError: input_size (147, 190) is not a valid shape",
+]
+
+
+@pytest.mark.parametrize("text, record_id, release", THREAD_TEXTS, ids=[t[1] for t in THREAD_TEXTS])
+def test_a_thread_text_gets_its_record(text, record_id, release):
+    from explorer.advisor import knowledge
+    answer = explorer.diagnose(text)
+    assert answer.matched and answer.findings[0].record_id == record_id, answer.message
+    if release is not None:
+        assert knowledge.load().record(record_id).versions.contains(release)
+
+
+@pytest.mark.parametrize("text", OTHER_TEXTS)
+def test_a_text_about_something_else_stays_unexplained(text):
+    assert not explorer.diagnose(text).matched
