@@ -112,3 +112,56 @@ def test_the_stamp_of_a_matplotlib_figure_is_inside_the_image(tab, slide):
     assert stamp, [t.get_text() for t in fig.texts]
     for text in stamp:  # the settings line: a teacher reads every setting, none cut off at the right edge
         assert text.get_window_extent(renderer).x1 <= width, (text.get_text(), text.get_window_extent(renderer))
+
+
+@pytest.mark.parametrize("tab", ["kernels", "backends", "pick"])
+def test_a_plot_slide_has_18_pt_text_and_14_pt_tick_labels(tab):
+    """On a 13.33 x 7.5 inch slide every title, label, legend and cell text of the Kernels, Backends and Pick
+    figures is 18 pt or more, the numbers and names along the axes (tick labels) 14 pt or more; nothing
+    overlaps another panel or text, and nothing leaves the slide."""
+    from figure_checks import drawn_texts, figure_problems
+
+    app = App(tab=tab)
+    slide = app._export(app.tabs[tab], 100, slide=True, caption=False)
+    w, h = slide.get_size_inches()
+    assert abs(w - 13.333) < 0.01 and abs(h - 7.5) < 0.01, (w, h)
+    texts = drawn_texts(slide)
+    ticks = {id(t) for ax in slide.axes for t in ax.get_xticklabels() + ax.get_yticklabels()}
+    small = [(t.get_text()[:30], t.get_fontsize()) for t in texts
+             if t.get_fontsize() < (14 if id(t) in ticks else 18)]
+    assert not small, small
+    assert any(t.get_fontsize() >= 18 for t in texts if id(t) not in ticks)
+    width_px = w * slide.dpi
+    problems = [p for p in figure_problems(slide, width_px, width_px) if "overlaps" in p]
+    assert not problems, problems
+    renderer = slide.canvas.get_renderer()
+    for t in texts:  # inside the slide
+        box = t.get_window_extent(renderer)
+        assert box.x0 >= -1 and box.x1 <= width_px + 1 and box.y0 >= -1 and box.y1 <= h * slide.dpi + 1, \
+            (t.get_text()[:30], box)
+
+
+@pytest.mark.parametrize("lesson", [None, "checkerboard"])
+def test_the_gradients_slide_fills_the_16_by_9_slide(lesson):
+    """The Gradients slide is not half empty: below the whole dL/dx row, the zoom on dL/dx (at least an inch,
+    the checkerboard's pixels visible), the content reaching the slide's bottom; every panel at a whole zoom."""
+    import io
+
+    from PIL import Image
+
+    from explorer.ui.views.export import slide_layout
+
+    app = App(tab="gradients")
+    if lesson:
+        app.scenario(lesson)
+    tab = app.tabs["gradients"]
+    layout = slide_layout(tab.shown, app.stamp("gradients"), 100)
+    assert layout.rows >= 2, layout.rows
+    zoom_row = tab.shown.rows[1][1]
+    assert layout.zooms[1] * tab.shown.panels[zoom_row[0]].rgb.shape[0] >= 100  # an inch at 100 dpi
+    page = np.asarray(Image.open(io.BytesIO(app.figure_bytes("gradients", dpi=100, slide=True, caption=False)))
+                      .convert("L"))
+    inked = np.nonzero((page < 250).any(axis=1))[0]
+    assert inked.max() >= 0.85 * page.shape[0], (inked.max(), page.shape)
+    images = [a for kind, _, _, a in layout.items if kind == "image"]
+    assert sum(a.shape[0] * a.shape[1] for a in images) >= 0.22 * page.size  # panels, not white space (was 0.2)

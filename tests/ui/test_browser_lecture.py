@@ -13,6 +13,7 @@ import browser_support as ui
 
 from explorer.ui.app import App
 from explorer.ui.scenarios import SCENARIOS
+from explorer.ui.views.html_figure import row_zoom
 
 pytestmark = pytest.mark.browser
 
@@ -128,6 +129,15 @@ def test_every_panel_of_a_row_has_one_zoom(chromium, voila_server, width, height
         zooms = {key: w / nw for key, nw, nh, w, h in ui.zooms(root, "modes")}
         whole = [zooms[k] for k in zooms if k == "input" or k.startswith("output:") or k == "reference"]
         assert len(set(whole)) == 1 and whole[0] >= 1, zooms
+        # the largest whole zoom at which the row fits the figure's width and 60% of the window's height
+        grid = root.locator(".explorer-figure-modes").evaluate(
+            "(el) => el.getBoundingClientRect().width - parseFloat(getComputedStyle(el).paddingLeft)"
+            " - parseFloat(getComputedStyle(el).paddingRight)")
+        fig = App().tabs["modes"].shown
+        best = row_zoom(fig, fig.rows[0][1], grid, height)
+        assert whole[0] == best, (whole[0], best, grid)
+        if width >= 1920:
+            assert best >= 2, (best, grid)  # 256 + 4 x 102 pixels, 2x, fit a 1920-pixel projector
         crops = [zooms[k] for k in zooms if k.endswith("_crop") or k.startswith("crop:")]
         assert len(set(crops)) == 1, zooms
         ui.screenshot(page, f"lecture-{width}x{height}-modes-zoom.png")

@@ -48,7 +48,8 @@ def wait_tab(page, root, title):
 
     ui.click_tab(root, title)
     figure = root.locator(f".explorer-figure-{NAMES[title]}")
-    expect(figure.locator("img[data-key], svg, table").first).to_be_visible(timeout=ui.LONG)
+    # the first shown: the Kernels figure holds two layouts, the one the box's width calls for is displayed
+    expect(figure.locator("img[data-key], svg, table").filter(visible=True).first).to_be_visible(timeout=ui.LONG)
     expect(root.locator(".explorer-busy-mark")).to_have_text("", timeout=ui.LONG)
     page.wait_for_timeout(400)  # images decoded and laid out
     return figure
@@ -76,12 +77,53 @@ def test_jupyterlab_with_the_sidebar_never_scrolls_sideways(chromium, lab_server
             assert ui.sideways_overflow(root) == [], (title, ui.sideways_overflow(root))
             assert ui.beyond_right_edge(root) == [], (title, ui.beyond_right_edge(root))
             assert output.evaluate("(e) => e.scrollWidth <= e.clientWidth + 1"), title
-            if title == "Kernels":  # the whole figure inside its box: not cut off, not scrolled
-                box, svg = figure.bounding_box(), figure.locator("svg").first.bounding_box()
-                assert svg["x"] >= box["x"] - 1 and svg["x"] + svg["width"] <= box["x"] + box["width"] + 1, (box, svg)
-                assert svg["width"] >= 0.9 * box["width"], (box, svg)
+            if title == "Kernels":  # the whole figure inside its box: not cut off, not scrolled, text readable
+                check_kernels_figure(figure)
             ui.shoot_app(page, f"lab-narrow-{name}-{NAMES[title]}.png")  # after measuring: it makes the window tall
         assert ui.lab_cell_errors(page) == []
+        assert page.errors == [], page.errors
+    finally:
+        context.close()
+
+
+def check_kernels_figure(figure):
+    """The Kernels figure drawn whole inside its box, in the layout its width calls for: its smallest text
+    12 CSS px or more (a narrow box shows the stacked layout)."""
+    box = figure.bounding_box()
+    svgs = [s.bounding_box() for s in figure.locator("svg").all()]
+    shown = [s for s in svgs if s and s["width"] > 0]
+    assert len(shown) == 1, svgs  # one layout shown
+    svg = shown[0]
+    assert svg["x"] >= box["x"] - 1 and svg["x"] + svg["width"] <= box["x"] + box["width"] + 1, (box, svg)
+    assert svg["width"] >= 0.5 * box["width"], (box, svg)
+    px, text = ui.min_font_px(figure)
+    assert px >= 11.9, f"the Kernels figure's text {text!r} is {px:.1f} CSS px in a {box['width']:.0f} px box"
+
+
+@pytest.mark.parametrize("name,width,height,ratio", [("1280x720-zoom150", 853, 480, 1.5),
+                                                     ("1280x720", 1280, 720, 1), ("1920x1080", 1920, 1080, 1)])
+def test_the_kernels_figure_text_stays_readable_at_150_percent_zoom(chromium, voila_server, name, width, height,
+                                                                  ratio):
+    """Voila at 150% browser zoom (853 CSS px wide): the Kernels figure switches to its stacked layout, whose
+    text stays 12 CSS px and more; in a wide window it keeps the wide layout."""
+    from playwright.sync_api import expect
+
+    context = chromium.new_context(viewport={"width": width, "height": height}, device_scale_factor=ratio)
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    try:
+        page.goto(voila_server.url() + "&tab=kernels")
+        root = page.locator(".explorer-root")
+        expect(root).to_have_count(1, timeout=ui.LONG)
+        figure = root.locator(".explorer-figure-kernels")
+        expect(figure.locator("svg").first).to_be_attached(timeout=ui.LONG)
+        expect(root.locator(".explorer-busy-mark")).to_have_text("", timeout=ui.LONG)
+        page.wait_for_timeout(400)
+        check_kernels_figure(figure)
+        wide = figure.locator(".xf-svg-wide svg").bounding_box()
+        assert (wide is not None and wide["width"] > 0) == (width >= 1280), (name, wide)
+        ui.screenshot(page, f"voila-kernels-{name}.png")
         assert page.errors == [], page.errors
     finally:
         context.close()

@@ -100,7 +100,7 @@ def test_pixels_are_whole_squares_unless_labelled_an_overview(app, tab):
     narrow = re.search(r"@container xf-tab \(max-width: (\d+)px\)", markup)
     assert narrow and int(narrow.group(1)) == sum(fig.widths) + html_figure.BAR_COLUMN + 10 * len(fig.widths) + 8
     for label, keys in fig.rows:
-        extent = html_figure.row_extent(fig, keys)
+        extent, ratio = html_figure.row_extent(fig, keys), html_figure.row_ratio(fig, keys)
         for key in keys:
             rgb = fig.panels[key].rgb if key is not None else None
             if rgb is None:
@@ -108,9 +108,9 @@ def test_pixels_are_whole_squares_unless_labelled_an_overview(app, tab):
             w = rgb.shape[1]
             alt = html.escape(f"{fig.panels[key].title}: {label}")
             assert (f"data-key='{key}' alt='{alt}' width='{w}' height='{rgb.shape[0]}' "
-                    f"style='width:max({w}px, round(") in markup
-            if w != extent[0]:
-                assert f"{extent[0]}px) * {w / extent[0]:.9f}), 1px))" in markup, (key, extent)
+                    f"style='width:calc(max(1px, round(down, min(calc((100cqw - ") in markup
+            # the row's one zoom (its ratio and tallest panel), times the panel's own width
+            assert f"* {ratio:.9f}), calc(60vh / {extent[1]})), 1px)) * {w})" in markup, (key, extent)
             assert f"img[data-key='{key}'] {{ width: calc((100cqw - " in markup
     # in the narrow layout each row shrinks by one factor, so that every panel fits its shrunk column
     for _, keys in fig.rows:
@@ -129,3 +129,20 @@ def test_outputs_keep_their_aspect_ratio():
         panel = app.tabs[tab].shown.panels[key]
         h, w = panel.rgb.shape[:2]
         assert abs(w / h - 3.0) < 0.05, (tab, h, w)
+
+
+@pytest.mark.parametrize("window,zoom", [((1280, 720), 1), ((1920, 1080), 2), ((2560, 1440), 3)])
+def test_the_whole_image_row_takes_the_largest_whole_zoom_that_fits(window, zoom):
+    """The input and its outputs at one zoom: the largest at which the whole row fits the figure's width (its
+    columns share the width in proportion to their panels) and 60% of the window's height; at 1920x1080 a
+    256-pixel input and its 102-pixel outputs are drawn 2x, not 1x."""
+    app = App()  # the photo, 256x256 -> 102x102, four columns and the reference
+    fig = app.tabs["modes"].shown
+    width, height = window
+    grid = width - 40  # the page's margins
+    keys = fig.rows[0][1]
+    assert html_figure.row_zoom(fig, keys, grid, height) == zoom
+    drawn = sum(fig.panels[k].rgb.shape[1] for k in keys) * zoom
+    assert drawn + html_figure.BAR_COLUMN + html_figure.GAP * len(keys) <= grid
+    columns = html_figure.template_columns(fig)
+    assert columns.startswith(f"minmax(256px, 256fr) minmax({fig.widths[1]}px, {fig.widths[1]}fr)"), columns

@@ -220,15 +220,17 @@ class App:
         return figure_bytes(fig, fmt, dpi, meta)
 
     def _export(self, t, dpi, slide=False, caption=True):
-        from ..views.export import frame_figure, panel_export
+        from ..views.export import frame_figure, panel_export, slide_frame
         from ..views.panels import PanelFigure
         from .tabs import Snapshot
 
+        stamp, text = self.stamp(t.name), (t.caption_text if caption else "")
         if isinstance(t.shown, PanelFigure):
-            return panel_export(t.shown, self.stamp(t.name), dpi, slide=slide, caption=caption)
-        fig = t.export_figure(t.data, Snapshot(self))
+            return panel_export(t.shown, stamp, dpi, slide=slide, caption=caption)
+        height = slide_frame(stamp, text, dpi)[0] if slide else None  # the plot drawn at its size on the slide
+        fig = t.export_figure(t.data, Snapshot(self), slide=slide, height=height)
         fig.set_dpi(dpi)
-        return frame_figure(fig, self.stamp(t.name), t.caption_text if caption else "", slide=slide)
+        return frame_figure(fig, stamp, text, slide=slide)
 
     def save_png(self, path, tab: str | None = None, dpi: int = 150):
         """Write the figure of a tab (default: the visible one) to ``path`` as a PNG at ``dpi`` (at least 1600

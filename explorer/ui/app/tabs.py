@@ -19,7 +19,7 @@ from ...conventions.mode_names import libraries as library_ids
 from ...engine.threads import blas_threads
 from ...limits import APP_MAX_LENGTH
 from ..defaults import DEFAULT_RECT, UPSTREAMS
-from ..views.html_figure import figure_parts, template_columns
+from ..views.html_figure import KERNELS_NARROW_MAX_PX, KERNELS_WIDE_PX, figure_parts, template_columns
 from . import settings as S
 from .declared import Setting, register_tab
 from .working_copy import working_copy
@@ -116,9 +116,10 @@ class Tab:
     def show(self, data):
         """Update the extra widgets (tables, code) for ``data``; the main thread."""
 
-    def export_figure(self, data, snap):
+    def export_figure(self, data, snap, slide=False, height=None):
         """A matplotlib Figure of ``data`` for slides, when the figure is not image panels (those are exported
-        from the :class:`~explorer.ui.views.panels.PanelFigure` shown)."""
+        from the :class:`~explorer.ui.views.panels.PanelFigure` shown); ``slide``: laid out for a 16:9 slide,
+        ``height`` inches tall (what the slide's stamp and caption leave)."""
         raise NotImplementedError
 
     def problems(self, data) -> list:
@@ -307,12 +308,14 @@ class KernelsTab(Tab):
         return (state["mode"], *state["modes"]), (state["library"],)
 
     #: the figure is as wide as the app (never wider: no scrolling inside its box); from this width on, in CSS
-    #: pixels, its smallest text (9.5 pt of 864) is 12 px or more; narrower (a sidebar, a browser zoom) it shrinks
-    READABLE_WIDTH = 1100
+    #: pixels, its smallest text (9.5 pt of 864) is 12 px or more; narrower (a sidebar, a browser zoom) the
+    #: page shows the stacked layout instead (10.5 pt of 360: 12 px from 412 px on), at most NARROW_MAX_WIDTH
+    #: wide (its text 22 px at most)
+    READABLE_WIDTH, NARROW_MAX_WIDTH = KERNELS_WIDE_PX, KERNELS_NARROW_MAX_PX
 
     def __init__(self, app):
         super().__init__(app)
-        self.view = None  # a matplotlib figure, made when the tab is first drawn
+        self.views = None  # the wide and the narrow matplotlib figures, made when the tab is first drawn
 
     def compute(self, snap):
         from ..compute.kernels import compute_kernels
@@ -322,20 +325,28 @@ class KernelsTab(Tab):
                                align_corners=s["align_corners"], antialias=s["antialias"], library=s["library"],
                                sample=s["sample"], image_length=snap.image.shape[1])
 
+    @property
+    def view(self):
+        """The wide figure (what the page shows in a wide window, and the page export)."""
+        return self.views[0] if self.views else None
+
     def draw(self, data, snap):
         from ..views.kernels import KernelsView, svg_markup
 
-        if self.view is None:
-            self.view = KernelsView()
-        self.view.update(data)
-        label = html.escape(self.view.caption, quote=True)  # what is drawn, for a screen reader
-        markup = f"<div class='xf-svg' role='img' aria-label='{label}'>{svg_markup(self.view.fig)}</div>"
-        return markup, self.view.caption, self.view
+        if self.views is None:
+            self.views = (KernelsView(), KernelsView(layout="narrow"))
+        wide, narrow = (view.update(data) for view in self.views)
+        label = html.escape(wide.caption, quote=True)  # what is drawn, for a screen reader
+        # both layouts, the container's width picks one (:data:`STYLE`'s kernels rules)
+        markup = (f"<div class='xf-svg' role='img' aria-label='{label}'>"
+                  f"<div class='xf-svg-wide' aria-hidden='true'>{svg_markup(wide.fig)}</div>"
+                  f"<div class='xf-svg-narrow' aria-hidden='true'>{svg_markup(narrow.fig)}</div></div>")
+        return markup, wide.caption, wide
 
-    def export_figure(self, data, snap):
+    def export_figure(self, data, snap, slide=False, height=None):
         from ..views.kernels import KernelsView
 
-        return KernelsView().update(data).fig
+        return KernelsView(layout="slide" if slide else "wide", height=height).update(data).fig
 
     def show(self, data):
         self.app.sync_sample_slider(data.m, data.sample)
@@ -452,10 +463,10 @@ class BackendsTab(Tab):
             caption += "  " + data.working_note
         return backends_html(data), caption, data
 
-    def export_figure(self, data, snap):
+    def export_figure(self, data, snap, slide=False, height=None):
         from ..views.backends import BackendsView
 
-        return BackendsView(findings=True).update(data).fig
+        return BackendsView(findings=True, slide=slide, height=height).update(data).fig
 
     def show(self, data):
         self.findings.value = findings_html(data)
@@ -533,10 +544,10 @@ class PickTab(Tab):
             caption += "  " + data.working_note
         return pick_html(data), caption, data
 
-    def export_figure(self, data, snap):
+    def export_figure(self, data, snap, slide=False, height=None):
         from ..views.pick import PickView
 
-        return PickView().update(data).fig
+        return PickView(slide=slide, height=height).update(data).fig
 
     def show(self, data):
         from ..views.pick import pick_rows

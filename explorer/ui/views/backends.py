@@ -34,6 +34,9 @@ COLOURS = {"ok": "#2ca02c", "warning": "#ffbf00", "differs": "#ff7f0e", "error":
 SYMBOLS = {"ok": "✓", "warning": "!", "differs": "≠", "error": "✗"}
 MEANINGS = {"ok": "ok", "warning": "warning", "differs": "differs from PyTorch", "error": "error"}
 TEXT_PT = 10
+#: The slide's figure: its size in inches (unless told its height: what the frame leaves of a 16:9 slide),
+#: text in points, a grid row's height in inches, and the findings' and title's line lengths.
+SLIDE = {"size": (13.333, 6.4), "pt": 18.0, "row_in": 0.42, "chars": 78, "title_chars": 92}
 
 
 def reason(data: BackendsData, mode: str, use: str) -> str:
@@ -102,45 +105,72 @@ class BackendsView:
     :data:`STATUSES`), a symbol per cell, the legend on top; with ``findings=True`` also the findings and
     fixes as text below."""
 
-    def __init__(self, fig=None, findings: bool = False):
+    def __init__(self, fig=None, findings: bool = False, slide: bool = False, height: float | None = None):
         self.fig = fig
         self.layout = None
         self.show_findings = findings
+        #: a slide (:data:`SLIDE`): 18 pt text in 13.3 inches by ``height`` (6.4), the grid filling what the
+        #: title and the findings leave, the findings cut to the lines that fit
+        self.slide = slide
+        self.height = height or SLIDE["size"][1]
+        self.pt, self.row_in, self.width_chars = (SLIDE["pt"], SLIDE["row_in"], SLIDE["chars"]) if slide else \
+            (TEXT_PT, 0.5, 110)
 
-    def _build(self, modes, uses, lines):
+    def _build(self, modes, uses, lines, title_lines=1):
         rows, cols = len(modes), len(uses)
-        grid_h, text_h = 0.5 * rows, (0.2 * lines + 0.2 if self.show_findings else 0.0)
-        height, width = grid_h + 1.0 + text_h, 2.0 * cols + 2.2
+        line_in = self.pt * 1.3 / 72
+        label_in = (0.14 * self.pt / 10) * max(len(m) for m in modes) + 0.3
+        head_in = self._head_in(title_lines)
+        text_h = line_in * lines + 0.2 if self.show_findings else 0.0
+        grid_h = max(self.row_in * rows, self.height - head_in - text_h - 0.1) if self.slide else self.row_in * rows
+        height = grid_h + head_in + text_h + 0.1
+        width = SLIDE["size"][0] if self.slide else 2.0 * cols + 2.2
         fig = self.fig = S.new_figure(width, height, self.fig)
-        ax = fig.add_axes((2.0 / width, (text_h + 0.3) / height, 1.9 * cols / width, grid_h / height))
+        grid_w = (width - label_in - 0.2) if self.slide else 1.9 * cols
+        ax = fig.add_axes((label_in / width, (text_h + 0.1) / height, grid_w / width, grid_h / height))
         cmap = ListedColormap([COLOURS[s] for s in STATUSES])
         norm = BoundaryNorm(np.arange(len(STATUSES) + 1) - 0.5, len(STATUSES))
         self.images = {"grid": ax.imshow(np.zeros((rows, cols)), cmap=cmap, norm=norm, aspect="auto")}
-        ax.set_xticks(range(cols), uses, fontsize=TEXT_PT)
-        ax.set_yticks(range(rows), modes, fontsize=TEXT_PT)
+        names = [u.replace(" ", "\n", 1) if self.slide and len(u) > 14 else u for u in uses]
+        ax.set_xticks(range(cols), names, fontsize=self.pt)
+        ax.set_yticks(range(rows), modes, fontsize=self.pt)
         ax.xaxis.tick_top()
         ax.tick_params(length=0)
-        self.cells = {(m, u): ax.text(j, i, "", ha="center", va="center", fontsize=13, color="white")
-                      for i, m in enumerate(modes) for j, u in enumerate(uses)}
-        self.title = fig.text(0.01, 1 - 0.1 / height, "", fontsize=TEXT_PT, va="top")
-        self.text = (fig.text(0.01, (text_h - 0.05) / height, "", fontsize=TEXT_PT, va="top", family="monospace")
+        self.cells = {(m, u): ax.text(j, i, "", ha="center", va="center", fontsize=max(13, self.pt + 4),
+                                      color="white") for i, m in enumerate(modes) for j, u in enumerate(uses)}
+        self.title = fig.text(0.01, 1 - 0.1 / height, "", fontsize=self.pt, va="top")
+        self.text = (fig.text(0.01, (text_h - 0.05) / height, "", fontsize=self.pt, va="top", family="monospace")
                      if self.show_findings else None)
         self.axes = {"grid": ax}
-        self.layout = (tuple(modes), tuple(uses), lines)
+        self.layout = (tuple(modes), tuple(uses), lines, title_lines)
+
+    def _head_in(self, title_lines):
+        """The height above the grid (inches): the title and the uses over the columns."""
+        return 0.3 + (title_lines + (2 if self.slide else 1)) * self.pt * 1.3 / 72
 
     def update(self, data: BackendsData) -> BackendsView:
-        text = findings_text(data, width=110, limit=10) if self.show_findings else ""
+        text = findings_text(data, width=self.width_chars, limit=10) if self.show_findings else ""
+        where = " ".join(str(v) for v in (data.backend, data.version, data.device) if v is not None)
+        title = (f"{where}:  " + "   ".join(f"{SYMBOLS[s]} {MEANINGS[s]}" for s in STATUSES)
+                 + "  (colour of each cell: the worst finding of explorer.check)")
+        if self.slide:  # what fits the slide below the grid, and the title wrapped to its width
+            title = S.wrap(title, SLIDE["title_chars"])
+            free = self.height - self._head_in(title.count("\n") + 1) - self.row_in * len(data.modes) - 0.3
+            room = max(1, int(free / (self.pt * 1.3 / 72)))
+            kept = text.split("\n")
+            if len(kept) > room:
+                kept = kept[:room - 1] + ["… (the rest in the app's findings panel)"]
+            text = "\n".join(kept)
         lines = text.count("\n") + 1 if text else 0
-        if self.layout != (tuple(data.modes), tuple(data.uses), lines):
-            self._build(data.modes, data.uses, lines)
+        title_lines = title.count("\n") + 1
+        if self.layout != (tuple(data.modes), tuple(data.uses), lines, title_lines):
+            self._build(data.modes, data.uses, lines, title_lines)
         codes = np.array([[STATUSES.index(data.status[(m, u)]) for u in data.uses] for m in data.modes],
                          dtype=float).reshape(len(data.modes), len(data.uses))
         self.images["grid"].set_data(codes)
         for (m, u), t in self.cells.items():
             t.set_text(SYMBOLS[data.status[(m, u)]])
-        where = " ".join(str(v) for v in (data.backend, data.version, data.device) if v is not None)
-        self.title.set_text(f"{where}:  " + "   ".join(f"{SYMBOLS[s]} {MEANINGS[s]}" for s in STATUSES)
-                            + "  (colour of each cell: the worst finding of explorer.check)")
+        self.title.set_text(title)
         if self.text is not None:
             self.text.set_text(text)
         return self

@@ -45,9 +45,10 @@ def px(points: float, dpi: float) -> float:
     return points * dpi / 72.0
 
 
-def wrap(text: str, width_px: float, points: float, dpi: float) -> list[str]:
-    """Lines of ``text`` that fit ``width_px`` at ``points`` (an average glyph is ~0.55 em wide)."""
-    chars = max(8, int(width_px / (0.56 * px(points, dpi))))
+def wrap(text: str, width_px: float, points: float, dpi: float, bold: bool = False) -> list[str]:
+    """Lines of ``text`` that fit ``width_px`` at ``points`` (an average glyph is ~0.55 em wide, a bold one
+    ~0.62 em: the stamp)."""
+    chars = max(8, int(width_px / ((0.62 if bold else 0.56) * px(points, dpi))))
     return textwrap.wrap(text, chars) or [""]
 
 
@@ -62,71 +63,150 @@ class _Layout:
     ``panel_px``: the tallest a panel is zoomed to; ``caption``: whether the caption is placed."""
 
     def __init__(self, fig: PanelFigure, stamp: str, dpi: float, *, width_in=WIDTH_IN, text_pt=None, rows=None,
-                 panel_px=None, caption=True):
+                 panel_px=None, caption=True, zooms=None, bar_px=None, max_height=None):
         self.dpi = dpi
         self.sizes = ((TITLE_PT, TEXT_PT, STAMP_PT) if text_pt is None else (text_pt,) * 3)
         self.title_pt, self.text_pt, self.stamp_pt = self.sizes
+        self.spacing = 1.35 if text_pt is None else 1.25  # line height in ems (a slide's lines are tighter)
         self.panel_px = PANEL_IN * dpi if panel_px is None else panel_px
         scale = self.text_pt / TEXT_PT
         self.margin, self.gap, self.bar_w = px(14, dpi), px(10, dpi), px(120 * scale, dpi)
+        if not any(i in fig.bars for i in range(len(fig.rows[:rows]))):
+            self.bar_w = 0  # no colour bar among the rows placed: the panels take its column
         n = fig.columns
-        widest = max((p.rgb.shape[1] for p in fig.panels.values() if p.rgb is not None), default=1)
-        self.col = max((width_in * dpi - 2 * self.margin - self.bar_w - n * self.gap) / n, widest)
-        self.width = round(2 * self.margin + self.bar_w + n * (self.col + self.gap))
+        free = width_in * dpi - 2 * self.margin - self.bar_w - n * self.gap
+        if len(fig.widths) == n:  # as in the app: the columns share the width in proportion to their panels
+            total = max(sum(fig.widths), 1)
+            self.cols = [max(w, free * w / total) for w in fig.widths]
+        else:
+            widest = max((p.rgb.shape[1] for p in fig.panels.values() if p.rgb is not None), default=1)
+            self.cols = [max(free / n, widest)] * n
+        self.xs = [self.margin + sum(self.cols[:j]) + j * self.gap for j in range(n)]
+        self.bar_x = self.margin + sum(self.cols) + n * self.gap
+        self.width = round(self.bar_x + self.bar_w + self.margin)
         self.items = []  # (kind, x, y, payload)
-        y = self._lines("stamp", stamp, self.margin, self.width - 2 * self.margin, self.stamp_pt) + self.gap
+        self.zooms = []  # each placed row's zoom
+        bar_px = px(120 * scale, dpi) if bar_px is None else bar_px
+        #: the stamp (the settings) is bold on a page; on a slide, in the regular weight: a line less, for the panels
+        self.bold = text_pt is None
+        y = self._lines("stamp", stamp, self.margin, self.width - 2 * self.margin, self.stamp_pt, bold=self.bold)
+        y += self.gap
         for i, (label, keys) in enumerate(fig.rows[:rows]):
             if label:
                 y = self._lines("row", label, y, self.width, self.text_pt) + self.gap / 2
-            sizes = [fig.panels[k].rgb.shape[:2] for k in keys if k is not None and fig.panels[k].rgb is not None]
-            rw, rh = (max(w for _, w in sizes), max(h for h, _ in sizes)) if sizes else (1, 1)
-            k = max(1, int(min(self.col // rw, self.panel_px // rh)))  # one zoom for the row, as in the app
-            bottom = max([y] + [self._panel(fig.panels[key], j, y, k) for j, key in enumerate(keys)
+            k = max(1, min(self.fit(fig, keys), int(self.panel_px // row_size(fig, keys)[1])))  # one zoom a row
+            if zooms is not None:
+                k = zooms[i]
+            self.zooms.append(k)
+            titles = [len(wrap(fig.panels[key].title, self.cols[j], self.title_pt, dpi)) for j, key in enumerate(keys)
+                      if key is not None]
+            image_top = y + max(titles, default=0) * self._line(self.title_pt)  # a row's images level
+            bottom = max([y] + [self._panel(fig.panels[key], j, y, k, image_top) for j, key in enumerate(keys)
                                 if key is not None])
             bar = fig.bars.get(i)
             if bar is not None:
-                height = max(bottom - y, px(120 * scale, dpi))
-                self.items.append(("bar", self.margin + n * (self.col + self.gap), y, (bar, height)))
+                height = max(bottom - y, bar_px)
+                self.items.append(("bar", self.bar_x, y, (bar, height)))
                 bottom = y + height
             y = bottom + 1.5 * self.gap
         if caption:
-            y = self._lines("caption", fig.caption, y, self.width - 2 * self.margin, self.text_pt)
+            room = None if max_height is None else int((max_height - self.margin - y) // self._line(self.text_pt))
+            y = self._lines("caption", fig.caption, y, self.width - 2 * self.margin, self.text_pt, room=room)
         self.height = round(y + self.margin)
 
-    def _line(self, points):
-        return px(points, self.dpi) * 1.35
+    def fit(self, fig: PanelFigure, keys) -> int:
+        """The largest whole zoom at which every panel of a row fits its column (at least 1)."""
+        zooms = [int(self.cols[j] // fig.panels[key].rgb.shape[1]) for j, key in enumerate(keys)
+                 if key is not None and fig.panels[key].rgb is not None]
+        return max(1, min(zooms, default=1))
 
-    def _lines(self, kind, text, y, width, points, x=None) -> float:
-        """Place ``text`` wrapped to ``width`` from ``y`` down; returns the y below it."""
-        for line in wrap(text, width, points, self.dpi):
+    def _line(self, points):
+        return px(points, self.dpi) * self.spacing
+
+    def _lines(self, kind, text, y, width, points, x=None, room=None, bold=False) -> float:
+        """Place ``text`` wrapped to ``width`` from ``y`` down (at most ``room`` lines: :func:`cut`); returns the
+        y below it."""
+        lines = wrap(text, width, points, self.dpi, bold)
+        for line in lines if room is None else cut(lines, room):
             self.items.append((kind, self.margin if x is None else x, y, line))
             y += self._line(points)
         return y
 
-    def _panel(self, panel, j, top, k) -> float:
-        """Place one panel (its title, then its pixels at the row's whole zoom ``k``); returns its bottom."""
-        x = self.margin + j * (self.col + self.gap)
-        y = self._lines("title", panel.title, top, self.col, self.title_pt, x)
+    def _panel(self, panel, j, top, k, image_top=None) -> float:
+        """Place one panel (its title, then its pixels at the row's whole zoom ``k``, from ``image_top`` down
+        when given); returns its bottom."""
+        x, col = self.xs[j], self.cols[j]
+        y = self._lines("title", panel.title, top, col, self.title_pt, x)
+        y = max(y, image_top or y)
         if panel.rgb is None:
-            return self._lines("error", panel.error, y, self.col, self.text_pt, x)
+            return self._lines("error", panel.error, y, col, self.text_pt, x)
         h, w = panel.rgb.shape[:2]
         self.items.append(("image", x, y + 2, P.zoom(panel.rgb, k)))
         return y + 2 + h * k
 
 
+def cut(lines: list[str], room: int) -> list[str]:
+    """The first ``room`` of ``lines``, the last of them ending in "…" when some are left out.
+
+    >>> cut(["one two", "three four", "five"], 2), cut(["one"], 2)
+    (['one two', 'three …'], ['one'])
+    """
+    if len(lines) <= room:
+        return lines
+    kept = lines[:max(room, 0)]
+    if kept:  # its last word gives way to the mark, so the line is no longer than it was
+        words = kept[-1].split()
+        kept[-1] = " ".join(words[:-1] + ["…"]) if len(words) > 1 else "…"
+    return kept
+
+
+def row_size(fig: PanelFigure, keys) -> tuple[int, int]:
+    """(width, height) in pixels of the largest panel of a row."""
+    sizes = [fig.panels[k].rgb.shape[:2] for k in keys if k is not None and fig.panels[k].rgb is not None]
+    return (max(w for _, w in sizes), max(h for h, _ in sizes)) if sizes else (1, 1)
+
+
+#: On a slide, the least a zoomed row's panels are drawn (inches: about an inch, a 32-pixel crop at 3x at
+#: 100 dpi) and the least a colour bar is tall (inches: its label, its three ticks and a strip).
+SLIDE_PANEL_IN, SLIDE_BAR_IN = 0.9, 1.6
+
+
 def slide_layout(fig: PanelFigure, stamp: str, dpi: float, caption: bool = False) -> _Layout:
     """The layout of ``fig`` on a 16:9 slide (:data:`SLIDE_IN`) with every text at :data:`SLIDE_PT`: as many of
-    its rows as fit with panels at least an inch tall, each panel at the largest whole zoom that fits."""
+    its rows (the first ones) as fit with each zoomed row at least :data:`SLIDE_PANEL_IN` tall, then the rows
+    zoomed up by whole factors, the least tall first, while they fit, so the slide is filled."""
     width, height = (v * dpi for v in SLIDE_IN)
+
+    def layout(rows, zooms, cut=False):  # cut: the caption cut to the lines that fit the slide
+        return _Layout(fig, stamp, dpi, width_in=SLIDE_IN[0], text_pt=SLIDE_PT, rows=rows, caption=caption,
+                       zooms=zooms, bar_px=SLIDE_BAR_IN * dpi, max_height=height if cut else None)
+
+    def fits(lay):
+        return lay.height <= height and lay.width <= width + 1
+
     for rows in range(len(fig.rows), 0, -1):
-        for panel_in in (3.0, 2.0, 1.0):
-            layout = _Layout(fig, stamp, dpi, width_in=SLIDE_IN[0], text_pt=SLIDE_PT, rows=rows,
-                             panel_px=panel_in * dpi, caption=caption)
-            if layout.height <= height and layout.width <= width + 1:
-                layout.rows = rows
-                return layout
-    layout.rows = 1
-    return layout
+        sizes = [row_size(fig, keys) for _, keys in fig.rows[:rows]]
+        columns = layout(rows, None)  # the columns of these rows (with the colour bars' column or not)
+        widest = [columns.fit(fig, keys) for _, keys in fig.rows[:rows]]  # the largest zoom fitting each row
+        zooms = [min(top, max(1, -(-int(SLIDE_PANEL_IN * dpi) // h))) for (_, h), top in zip(sizes, widest)]
+        best = layout(rows, zooms)
+        if not fits(best):
+            if rows > 1:
+                continue
+            best = layout(rows, zooms, cut=True)  # the first row and as much of the caption as fits
+        while fits(best):  # zoom up the least tall row that can grow and still fits
+            growable = sorted((zooms[i] * sizes[i][1], i) for i in range(rows) if zooms[i] < widest[i])
+            for _, i in growable:
+                trial = layout(rows, zooms[:i] + [zooms[i] + 1] + zooms[i + 1:])
+                if fits(trial):
+                    zooms, best = trial.zooms, trial
+                    break
+            else:
+                break
+        best.rows = rows
+        return best
+    best.rows = 1
+    return best
 
 
 def panel_export(fig: PanelFigure, stamp: str, dpi: float = 150, *, slide: bool = False,
@@ -155,7 +235,7 @@ def panel_export(fig: PanelFigure, stamp: str, dpi: float = 150, *, slide: bool 
     title_pt, text_pt, stamp_pt = layout.sizes
     out = Figure(figsize=(W / dpi, Hpx / dpi), dpi=dpi)
     FigureCanvasAgg(out)
-    styles = {"stamp": {"fontsize": stamp_pt, "weight": "bold"}, "row": {"fontsize": text_pt, "color": "#555555"},
+    styles = {"stamp": {"fontsize": stamp_pt, "weight": "bold" if layout.bold else "normal"}, "row": {"fontsize": text_pt, "color": "#555555"},
               "title": {"fontsize": title_pt}, "error": {"fontsize": text_pt, "color": "#b00000"},
               "caption": {"fontsize": text_pt, "color": "#333333"}}
     for kind, x, y, payload in layout.items:
@@ -194,39 +274,68 @@ def _colour_bar(out, bar, x, y, height, layout):
 
 #: The share of a framed figure's width its stamp and caption lines may fill (they start at 1% from the left).
 TEXT_SPAN = 0.96
+#: On a slide, the least height a plot keeps (inches): a caption longer than the rest is cut (:func:`cut`).
+SLIDE_PLOT_IN = 4.8
+
+
+def slide_frame(stamp: str, caption: str, dpi: float) -> tuple[float, list[str], list[str]]:
+    """A plot on a slide: its height in inches (what the stamp and the caption leave of the slide), the stamp's
+    lines and the caption's (those that leave the plot :data:`SLIDE_PLOT_IN`), every text :data:`SLIDE_PT`.
+
+    >>> h, head, foot = slide_frame("stamp", "a caption " * 200, 100)
+    >>> h >= SLIDE_PLOT_IN, len(head), foot[-1].endswith("…")
+    (True, 1, True)
+    """
+    line = px(SLIDE_PT, dpi) * 1.35 / dpi
+    span = TEXT_SPAN * SLIDE_IN[0] * dpi
+    head = wrap(stamp, span, SLIDE_PT, dpi)  # in the regular weight, as on a slide of image panels
+    foot = wrap(caption, span, SLIDE_PT, dpi) if caption else []
+    foot = cut(foot, int((SLIDE_IN[1] - SLIDE_PLOT_IN) / line - len(head) - 1.5))
+    return SLIDE_IN[1] - (len(head) + 1.5 + len(foot)) * line, head, foot
 
 
 def frame_figure(fig: Figure, stamp: str, caption: str, slide: bool = False) -> Figure:
     """A matplotlib figure made at least :data:`WIDTH_IN` wide (in proportion) and taller to hold ``stamp``
     above and ``caption`` below its content (every axes and figure text is moved, not redrawn); ``slide``:
-    made 16:9 (:data:`SLIDE_IN`, landscape) with the stamp and caption inside."""
+    made 16:9 (:data:`SLIDE_IN`, landscape) with the stamp and caption inside, at :data:`SLIDE_PT` (the view
+    drew its own text for a slide); a figure with a layout engine (constrained) is laid out once at its size
+    on the slide, then kept there."""
     dpi = fig.dpi
     w, h = fig.get_size_inches()
-    if slide:
-        line = px(TEXT_PT, dpi) * 1.35 / dpi
-        lines = (len(wrap(stamp, TEXT_SPAN * SLIDE_IN[0] * dpi, STAMP_PT, dpi)) + 1.5
-                 + (len(wrap(caption, TEXT_SPAN * SLIDE_IN[0] * dpi, TEXT_PT, dpi)) if caption else 0))  # as placed below
-        w, h = SLIDE_IN[0], SLIDE_IN[1] - lines * line
+    stamp_pt, text_pt = (SLIDE_PT, SLIDE_PT) if slide else (STAMP_PT, TEXT_PT)
+    line = px(text_pt, dpi) * 1.35 / dpi
+    if slide:  # the plot as tall as the stamp and the caption (cut to what fits) leave
+        h, head_lines, foot_lines = slide_frame(stamp, caption, dpi)
+        w = SLIDE_IN[0]
         fig.set_size_inches(w, h)
-    elif w < WIDTH_IN:  # as wide as the panel figures: 1600 px at 100 dpi
-        w, h = WIDTH_IN, h * WIDTH_IN / w
-        fig.set_size_inches(w, h)
-    line = px(TEXT_PT, dpi) * 1.35 / dpi
-    head_lines = wrap(stamp, TEXT_SPAN * w * dpi, STAMP_PT, dpi)
-    foot_lines = wrap(caption, TEXT_SPAN * w * dpi, TEXT_PT, dpi) if caption else []
+    else:
+        if w < WIDTH_IN:  # as wide as the panel figures: 1600 px at 100 dpi
+            w, h = WIDTH_IN, h * WIDTH_IN / w
+            fig.set_size_inches(w, h)
+        head_lines = wrap(stamp, TEXT_SPAN * w * dpi, stamp_pt, dpi, bold=True)
+        foot_lines = wrap(caption, TEXT_SPAN * w * dpi, text_pt, dpi) if caption else []
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
+
+    if isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine):
+        fig.draw_without_rendering()  # the layout at the content's size, then frozen: the frame moves it
+        positions = [(ax, ax.get_position(original=True)) for ax in fig.axes]
+        fig.set_layout_engine("none")
+        for ax, box in positions:
+            ax.set_position(box)
     head, foot = (len(head_lines) + 1) * line, (len(foot_lines) + 0.5) * line
     total = h + head + foot
     for ax in fig.axes:
-        box = ax.get_position()
+        box = ax.get_position(original=True)
         ax.set_position((box.x0, (box.y0 * h + foot) / total, box.width, box.height * h / total))
     for text in fig.texts:
         x, y = text.get_position()
         text.set_position((x, (y * h + foot) / total))
     fig.set_size_inches(w, total)
     for i, text in enumerate(head_lines):
-        fig.text(0.01, 1 - (0.4 + i) * line / total, text, fontsize=STAMP_PT, weight="bold", va="top")
+        fig.text(0.01, 1 - (0.4 + i) * line / total, text, fontsize=stamp_pt, weight="normal" if slide else "bold",
+                 va="top")
     for i, text in enumerate(foot_lines):
-        fig.text(0.01, (foot - (0.2 + i) * line) / total, text, fontsize=TEXT_PT, color="#333333", va="top")
+        fig.text(0.01, (foot - (0.2 + i) * line) / total, text, fontsize=text_pt, color="#333333", va="top")
     return fig
 
 

@@ -21,6 +21,8 @@ import hashlib
 import html as H
 from collections import OrderedDict
 
+import numpy as np
+
 from . import pixels as P
 from .panels import BAR_COLUMN, GAP, ColourBar, Panel, PanelFigure
 
@@ -31,8 +33,12 @@ PROJECTOR_PX = 24
 FIGURE_TITLE = f"clamp({TITLE_PX}px, 1vw, {PROJECTOR_PX}px)"
 FIGURE_TEXT = f"clamp({TEXT_PX}px, 0.95vw, {PROJECTOR_PX}px)"
 CONTROL_TEXT = f"clamp({TEXT_PX}px, 0.95vw, 20px)"  # 18 px at 1920
+#: The Kernels figure: its wide layout from this width of its box on (its 9.5 pt text 12 px and more), its
+#: stacked layout below it, at most this wide (explorer.ui.app.tabs.KernelsTab)
+KERNELS_WIDE_PX, KERNELS_NARROW_MAX_PX = 1100, 760
 #: The tallest a panel may be zoomed to, as a share of the window's height.
-ZOOM_HEIGHT = "60vh"
+ZOOM_FRACTION = 0.6
+ZOOM_HEIGHT = f"{ZOOM_FRACTION * 100:g}vh"
 
 STYLE = f"""
 .explorer-root {{ font-size: {CONTROL_TEXT}; }}
@@ -80,7 +86,12 @@ STYLE = f"""
 .explorer-root .widget-toggle-buttons .widget-toggle-button {{ width: auto; min-width: 4em; }}
 .explorer-tabs > .lm-TabBar .lm-TabBar-content {{ flex-wrap: wrap; }}
 .explorer-tabs > .lm-TabBar .lm-TabBar-tab {{ flex: 0 1 auto; width: auto; min-width: max-content; }}
-.xf-svg {{ width: 100%; }}
+.xf-svg {{ width: 100%; container: xf-kernels / inline-size; }}
+.xf-svg-narrow {{ display: none; }}
+@container xf-kernels (max-width: {KERNELS_WIDE_PX - 1}px) {{
+  .xf-svg-wide {{ display: none; }}
+  .xf-svg-narrow {{ display: block; max-width: {KERNELS_NARROW_MAX_PX}px; margin: 0 auto; }}
+}}
 [class*='explorer-tab-']:has(> .xf-grid) {{ container: xf-tab / inline-size; }}
 @container (max-width: 760px) {{
   .xf-table th, .xf-table td {{ padding: 2px 3px; }}
@@ -115,19 +126,47 @@ class Base64Cache:
 _URLS = Base64Cache()
 
 
-def zoom_width(width: int, height: int, row: tuple | None = None, columns: int = 1) -> str:
-    """CSS width of an image ``width`` x ``height`` pixels, at the zoom of its ``row``: the largest whole zoom
-    at which the row's largest panel, ``row`` = (width, height), fits one of the figure's ``columns`` cells
-    and :data:`ZOOM_HEIGHT`; every panel of a row takes that one zoom (an output is never drawn larger than
-    the input it was shrunk from), never less than 1:1 (below it only in the narrow layout:
-    :func:`narrow_style`).  ``100cqw`` is the figure's width (its container)."""
-    rw, rh = row or (width, height)
-    cell = f"calc((100cqw - {BAR_COLUMN + GAP * columns}px) / {max(columns, 1)})"
-    tallest = f"calc({ZOOM_HEIGHT} * {rw / max(rh, 1):.6f})"
-    zoomed = f"round(down, min({cell}, {tallest}), {rw}px)"  # k x the row's widest, k whole
-    if rw == width:
-        return f"max({width}px, {zoomed})"
-    return f"max({width}px, round(nearest, calc({zoomed} * {width / rw:.9f}), 1px))"
+def row_ratio(fig: PanelFigure, keys) -> float:
+    """For a row of ``fig``: the zoom of its panels per CSS pixel of the grid's free width (its width less
+    the colour-bar column and the gaps), the least over its panels of its column's share of that width
+    divided by the panel's own width.  Columns share the free width in proportion to their widths at 1:1
+    (:func:`template_columns`; equal columns when ``fig.widths`` is not given), so the row's whole zoom
+    at a grid of free width ``w`` is ``floor(w * ratio)``."""
+    widths = fig.widths or [1] * fig.columns
+    total = sum(widths)
+    ratios = [widths[j] / fig.panels[k].rgb.shape[1] for j, k in enumerate(keys)
+              if k is not None and j < len(widths) and fig.panels[k].rgb is not None]
+    return min(ratios, default=0.0) / max(total, 1e-12)
+
+
+def row_zoom(fig: PanelFigure, keys, grid_width: float, window_height: float) -> int:
+    """The whole zoom every panel of a row takes in a grid ``grid_width`` CSS pixels wide, in a window
+    ``window_height`` tall: the largest at which each of its panels fits its column and the row's tallest
+    fits :data:`ZOOM_HEIGHT`, at least 1 (what the CSS of :func:`zoom_width` computes).
+
+    >>> import numpy as np
+    >>> from explorer.ui.views.panels import PanelFigure, whole_panel
+    >>> panels = {"a": whole_panel(np.zeros((256, 256, 1)), "a", "grey", limits=(420, 256)),
+    ...           "b": whole_panel(np.zeros((102, 102, 1)), "b", "grey", limits=(420, 102))}
+    >>> fig = PanelFigure("demo", [("", ["a", "b"])], panels, widths=[256, 102])
+    >>> row_zoom(fig, ["a", "b"], 1880, 1080), row_zoom(fig, ["a", "b"], 1240, 720)  # 60% of the height
+    (2, 1)
+    """
+    free = grid_width - (BAR_COLUMN + GAP * fig.columns)
+    extent = row_extent(fig, keys)
+    tallest = ZOOM_FRACTION * window_height / extent[1] if extent else 1
+    return max(1, int(np.floor(min(free * row_ratio(fig, keys), tallest) + 1e-9)))
+
+
+def zoom_width(width: int, ratio: float, columns: int = 1, height: int = 1) -> str:
+    """CSS width of a panel image ``width`` pixels wide in a row whose tallest panel is ``height`` pixels, at
+    the row's zoom: the largest whole zoom at which every panel of the row fits its column (``ratio``:
+    :func:`row_ratio`) and the tallest fits :data:`ZOOM_HEIGHT`; every panel of a row takes that one zoom (an
+    output is never drawn larger than the input it was shrunk from), never less than 1:1 (below it only in
+    the narrow layout: :func:`narrow_style`).  ``100cqw`` is the grid's width (its container)."""
+    free = f"calc((100cqw - {BAR_COLUMN + GAP * columns}px) * {ratio:.9f})"
+    tallest = f"calc({ZOOM_HEIGHT} / {max(height, 1)})"
+    return f"calc(max(1px, round(down, min({free}, {tallest}), 1px)) * {width})"
 
 
 def narrow_style(fig: PanelFigure, scope: str) -> str:
@@ -166,13 +205,15 @@ def alt_text(panel: Panel, row_label: str = "") -> str:
     return f"{panel.title}: {row_label}" if row_label else panel.title
 
 
-def panel_html(panel: Panel, key: str = "", row: tuple | None = None, columns: int = 1, row_label: str = "") -> str:
+def panel_html(panel: Panel, key: str = "", ratio: float = 0.0, columns: int = 1, row_label: str = "",
+               tallest: int = 0) -> str:
     title = f"<div class='xf-title'>{H.escape(panel.title)}</div>"
     if panel.rgb is None:
         return f"<div class='xf-cell'>{title}<div class='xf-error'>{H.escape(panel.error)}</div></div>"
     h, w = panel.rgb.shape[:2]
+    ratio = ratio or 1.0 / (w * max(columns, 1))
     return (f"<div class='xf-cell'>{title}<img data-key='{H.escape(key)}' alt='{H.escape(alt_text(panel, row_label))}' "
-            f"width='{w}' height='{h}' style='width:{zoom_width(w, h, row, columns)}' "
+            f"width='{w}' height='{h}' style='width:{zoom_width(w, ratio, columns, tallest or h)}' "
             f"src='{_URLS.url(panel.rgb)}'></div>")
 
 
@@ -203,20 +244,22 @@ def _cells(fig: PanelFigure):
         row = 2 * i + 1
         if label:
             yield None, row, "1 / -1", f"<div class='xf-row'>{H.escape(label)}</div>"
-        extent = row_extent(fig, keys)
+        extent, ratio = row_extent(fig, keys), row_ratio(fig, keys)
         for j, key in enumerate(keys):
             if key is not None:
-                yield key, row + 1, j + 1, panel_html(fig.panels[key], key, extent, n, label)
+                yield key, row + 1, j + 1, panel_html(fig.panels[key], key, ratio, n, label, extent and extent[1])
         bar = fig.bars.get(i)
         if bar is not None:
             yield None, row + 1, n + 1, bar_html(bar)
 
 
 def template_columns(fig: PanelFigure) -> str:
-    """The grid's columns: each at least as wide as its widest panel at 1:1, sharing what is left (in a
-    narrower window: :func:`narrow_style`)."""
-    widths = fig.widths or [0] * fig.columns
-    return " ".join(f"minmax({w}px, 1fr)" for w in widths) + f" {BAR_COLUMN}px"
+    """The grid's columns: each at least as wide as its widest panel at 1:1, sharing the width in proportion
+    to those widths, so that a row of an input and its shrunk outputs zooms as a whole (in a narrower window:
+    :func:`narrow_style`); equal columns when the widths are not given."""
+    if not fig.widths:
+        return " ".join(["minmax(0, 1fr)"] * fig.columns) + f" {BAR_COLUMN}px"
+    return " ".join(f"minmax({w}px, {w}fr)" for w in fig.widths) + f" {BAR_COLUMN}px"
 
 
 def figure_parts(fig: PanelFigure, scope: str = ".xf-grid") -> tuple[str, str]:

@@ -36,6 +36,16 @@ _COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#
 TITLE_PT, TEXT_PT = 11, 9.5
 #: Width and height of the figure, in inches.
 SIZE = (12.0, 8.6)
+#: The figure's layouts: its size in inches and its title, text and tick-label sizes in points.  ``wide``: the
+#: page and the app in a wide window, the three bottom panels side by side; ``narrow``: the app in a narrow
+#: window (a sidebar, a browser zoom), stacked: the bottom row's gain plot below W and Wᵀ, 5 inches wide so
+#: that its text is 12 CSS px and more from 420 px on; ``slide``: a 16:9 slide, two columns, 18 pt text
+#: (tick labels 14 pt), sized by :func:`explorer.ui.views.export.frame_figure`.
+LAYOUTS = {"wide": (SIZE, TITLE_PT, TEXT_PT, TEXT_PT),
+           "narrow": ((5.0, 10.4), 12.5, 12.0, 12.0),
+           "slide": ((13.333, 6.4), 18.0, 18.0, 14.0)}
+#: The gain plot's legend: one line per mode, in the plot's height.
+LEGEND_STEP = {"wide": 0.085, "narrow": 0.1, "slide": 0.15}
 
 
 class KernelsView:
@@ -43,20 +53,36 @@ class KernelsView:
     the ``"taps"`` LineCollection, ``"outputs"`` markers, ``"kernel"`` curve, ``"stems"`` and one
     ``"response:<mode>"`` line per compared mode."""
 
-    def __init__(self, fig=None):
+    def __init__(self, fig=None, layout: str = "wide", height: float | None = None):
         self.fig = fig
         self.layout = None
+        self.kind = layout
+        size, self.title_pt, self.text_pt, self.tick_pt = LAYOUTS[layout]
+        self.size = (size[0], height or size[1])  # ``height``: on a slide, what its stamp and caption leave
 
     # ------------------------------------------------------------------ layout
-    def _build(self):
-        fig = self.fig = S.new_figure(*SIZE, self.fig)
+    def _grid(self, fig):
+        """The axes of the layout: (axis, kernel, W, Wᵀ, W's colour bar, gain)."""
+        if self.kind == "narrow":  # stacked: the top two, W and Wᵀ side by side, the gain below them
+            gs = fig.add_gridspec(4, 4, height_ratios=[1.0, 0.9, 1.1, 1.3], width_ratios=[1, 1, 0.07, 0.32],
+                                  left=0.16, right=0.94, top=0.95, bottom=0.06, hspace=0.75, wspace=0.8)
+            return (fig.add_subplot(gs[0, :]), gs[1, :], fig.add_subplot(gs[2, 0]), fig.add_subplot(gs[2, 1]),
+                    fig.add_subplot(gs[2, 2]), fig.add_subplot(gs[3, :]))
+        if self.kind == "slide":  # two columns: the axis above the kernel, the gain above W and Wᵀ
+            fig.set_layout_engine("constrained", h_pad=0.06, w_pad=0.08)
+            gs = fig.add_gridspec(2, 4, width_ratios=[2.2, 0.75, 0.75, 0.06])
+            return (fig.add_subplot(gs[0, 0]), gs[1, 0], fig.add_subplot(gs[1, 1]), fig.add_subplot(gs[1, 2]),
+                    fig.add_subplot(gs[1, 3]), fig.add_subplot(gs[0, 1:]))
         # columns: W, Wᵀ, W's colour bar, room for the bar's label, the gain plot
         gs = fig.add_gridspec(3, 5, height_ratios=[1.0, 0.9, 1.5], width_ratios=[1, 1, 0.05, 0.22, 1.25],
                               left=0.07, right=0.98, top=0.95, bottom=0.08, hspace=0.55, wspace=0.3)
-        ax0 = fig.add_subplot(gs[0, :])
-        ax1 = fig.add_subplot(gs[1, :], sharex=ax0)
-        axw, axt = fig.add_subplot(gs[2, 0]), fig.add_subplot(gs[2, 1])
-        cax, axf = fig.add_subplot(gs[2, 2]), fig.add_subplot(gs[2, 4])
+        return (fig.add_subplot(gs[0, :]), gs[1, :], fig.add_subplot(gs[2, 0]), fig.add_subplot(gs[2, 1]),
+                fig.add_subplot(gs[2, 2]), fig.add_subplot(gs[2, 4]))
+
+    def _build(self):
+        fig = self.fig = S.new_figure(*self.size, self.fig)
+        ax0, kernel_cell, axw, axt, cax, axf = self._grid(fig)
+        ax1 = fig.add_subplot(kernel_cell, sharex=ax0)
         self.axes = {"axis": ax0, "kernel": ax1, "weights": axw, "transpose": axt, "bar": cax,
                      "response": axf}
         self.lines = {}
@@ -65,22 +91,34 @@ class KernelsView:
         self._build_matrices(axw, axt, cax)
         self._build_response(axf)
         for ax in self.axes.values():
-            ax.tick_params(labelsize=TEXT_PT)
-        self.error = ax0.text(0.5, 0.5, "", transform=ax0.transAxes, ha="center", va="center", fontsize=TEXT_PT,
-                              color="#b00000")
+            ax.tick_params(labelsize=self.tick_pt)
+        self.error = ax0.text(0.5, 0.5, "", transform=ax0.transAxes, ha="center", va="center",
+                              fontsize=self.text_pt, color="#b00000")
         self.caption = ""
         self.layout = True
+
+    def _title(self, ax, text):
+        """``ax``'s title, wrapped to the axes' width (the narrow and slide layouts have narrow panels); a title
+        that does not fit one line breaks after its first ", " (never inside the equation that follows)."""
+        if self.kind != "wide":
+            width_pt = ax.get_position().width * self.size[0] * 72
+            chars = max(12, int(width_pt / (0.5 * self.title_pt)))
+            parts = text.split(", ", 1) if len(text) > chars and ", " in text else [text]
+            if len(parts) == 2:
+                parts[0] += ","
+            text = "\n".join(S.wrap(part, chars) for part in parts)
+        _title(ax, text, self.title_pt)
 
     def _build_axis(self, ax):
         ax.set_yticks([0, 1], ["input", "output"])
         ax.set_ylim(-0.35, 1.35)
         ax.tick_params(labelbottom=True)
-        ax.set_xlabel("position on the input axis (input sample index)", fontsize=TEXT_PT)
+        ax.set_xlabel("position on the input axis (input sample index)", fontsize=self.text_pt)
         self.lines["taps"] = ax.add_collection(LineCollection([], linewidths=1, zorder=1))
         self.lines["inputs"] = ax.plot([], [], "o", color="black", ms=5, zorder=3)[0]
         self.lines["outputs"] = ax.plot([], [], "s", color=S.OVER, ms=5, zorder=3)[0]
         self.lines["chosen"] = ax.plot([], [], "s", color="#d62728", ms=9, zorder=4, mfc="none")[0]
-        _title(ax, "where each output sample lands, and the inputs it reads")
+        self._title(ax, "where each output sample lands, and the inputs it reads")
 
     def _build_kernel(self, ax):
         ax.axhline(0, color="#999999", lw=0.8)
@@ -90,7 +128,7 @@ class KernelsView:
         self.lines["centre"] = ax.axvline(0, color=S.OVER, lw=1, ls="--")
         ax.tick_params(labelbottom=False)
         ax.set_yticks([0.0, 0.5, 1.0])
-        ax.set_ylabel("weight", fontsize=TEXT_PT)
+        ax.set_ylabel("weight", fontsize=self.text_pt)
 
     def _build_matrices(self, axw, axt, cax):
         from matplotlib.colors import Normalize
@@ -103,21 +141,22 @@ class KernelsView:
         for ax in (axw, axt):  # sample indices: whole numbers, few enough not to collide
             ax.xaxis.set_major_locator(MaxNLocator(nbins=6, integer=True))
             ax.yaxis.set_major_locator(MaxNLocator(nbins=6, integer=True))
-        axw.set_xlabel("input sample", fontsize=TEXT_PT)
-        axw.set_ylabel("output sample", fontsize=TEXT_PT)
-        axt.set_xlabel("output sample", fontsize=TEXT_PT)
-        axt.set_ylabel("input sample", fontsize=TEXT_PT)
-        _title(axw, "W: forward, y = W x")
-        _title(axt, "Wᵀ: backward, ∂x = Wᵀ ∂y")
+        axw.set_xlabel("input sample", fontsize=self.text_pt)
+        axw.set_ylabel("output sample", fontsize=self.text_pt)
+        axt.set_xlabel("output sample", fontsize=self.text_pt)
+        axt.set_ylabel("input sample", fontsize=self.text_pt)
+        self._title(axw, "W: forward, y = W x")
+        self._title(axt, "Wᵀ: backward, ∂x = Wᵀ ∂y")
         self.bar = self.fig.colorbar(self.images["weights"], cax=cax)
-        self.bar.set_label("weight (red +, blue −)", fontsize=TEXT_PT)
+        self.bar.set_label("weight (red +, blue −)", fontsize=self.text_pt)
 
     def _build_response(self, ax):
         self.curves, self.legend_texts = [], []  # a pool of response lines, relabelled per update
         for i, colour in enumerate(_COLOURS):
             self.curves.append(ax.plot([], [], lw=1.3, color=colour)[0])
-            self.legend_texts.append(ax.text(0.98, 0.97 - 0.085 * i, "", transform=ax.transAxes, ha="right",
-                                             va="top", fontsize=TEXT_PT, color=colour))
+            self.legend_texts.append(ax.text(0.98, 0.97 - LEGEND_STEP[self.kind] * i, "", transform=ax.transAxes,
+                                             ha="right",
+                                             va="top", fontsize=self.text_pt, color=colour))
         ax.axhline(0, color="#999999", lw=0.6)
         self.lines["nyquist"] = ax.axvline(0.5, color="black", lw=1, ls="--")
         self.alias_zone = ax.add_patch(Rectangle((0.5, 0), 0.5, 1, transform=ax.get_xaxis_transform(),
@@ -126,9 +165,9 @@ class KernelsView:
         ax.set_ylim(-0.25, 1.1)
         ax.set_xticks([0.0, 0.25, 0.5, 0.75, 1.0])
         ax.set_yticks([0.0, 0.5, 1.0])
-        ax.set_xlabel("frequency (cycles per input sample)", fontsize=TEXT_PT)
-        ax.set_ylabel("gain", fontsize=TEXT_PT)
-        _title(ax, "kernel gain; right of the dashed line: aliasing")
+        ax.set_xlabel("frequency (cycles per input sample)", fontsize=self.text_pt)
+        ax.set_ylabel("gain", fontsize=self.text_pt)
+        self._title(ax, "kernel gain; right of the dashed line: aliasing")
 
     # ------------------------------------------------------------------ update
     def update(self, data: KernelsData) -> KernelsView:
@@ -181,7 +220,7 @@ class KernelsView:
         ymin = min(-0.2, float(row.min()) - 0.1, float(k.min()) - 0.1 if len(k) else 0)
         ymax = max(1.05, float(row.max()) + 0.1, float(k.max()) + 0.1 if len(k) else 0)
         self.axes["kernel"].set_ylim(ymin, ymax)
-        _title(self.axes["kernel"], f"output {data.sample} at x = {xs:.4g}: the kernel and the weights it takes")
+        self._title(self.axes["kernel"], f"output {data.sample} at x = {xs:.4g}: the kernel and the weights it takes")
 
     def _update_matrices(self, data, limit):
         n, m, w = data.n, data.m, data.weights
@@ -236,9 +275,9 @@ def kernels_caption(data: KernelsData) -> str:
     return text
 
 
-def _title(ax, text):
+def _title(ax, text, points=TITLE_PT):
     if ax.get_title() != text:
-        ax.set_title(text, fontsize=TITLE_PT, y=1.0, pad=4)  # a fixed y skips the costly auto-placement
+        ax.set_title(text, fontsize=points, y=1.0, pad=4)  # a fixed y skips the costly auto-placement
 
 
 def svg_markup(fig) -> str:

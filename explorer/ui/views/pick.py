@@ -37,6 +37,9 @@ COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"]
 #: deuteranopia or protanopia (red-yellow-green gave the best and the worst cell the same olive)
 GOODNESS = colormaps["cividis"]
 TEXT_PT = 10
+#: The slide's figure: its size in inches (what the frame leaves of a 16:9 slide), its text and tick labels
+#: in points.
+SLIDE_SIZE, SLIDE_PT, SLIDE_TICK_PT = (13.333, 6.4), 18.0, 14.0
 
 
 def weights(result: Pick) -> dict:
@@ -112,45 +115,59 @@ class PickView:
     and criterion, row by row, each as wide as the criterion's share of the score) and ``labels`` (candidate
     names, best first); the goodness has its colour bar."""
 
-    def __init__(self, fig=None, values: bool = True):
+    def __init__(self, fig=None, values: bool = True, slide: bool = False, height: float | None = None):
         self.fig = fig
         self.layout = None
         self.values = values  # the measured figure written in each cell
+        #: a slide: :data:`SLIDE_SIZE`, text :data:`SLIDE_PT`, tick labels (the scale's numbers, the criteria
+        #: over the columns, two lines each) :data:`SLIDE_TICK_PT`
+        self.slide = slide
+        self.height = height or SLIDE_SIZE[1]  # on a slide: the figure's height in inches
+        self.pt, self.tick_pt = (SLIDE_PT, SLIDE_TICK_PT) if slide else (TEXT_PT, TEXT_PT)
 
     def _build(self, count):
-        height = 0.42 * count + 1.8
-        fig = self.fig = S.new_figure(13.0, height, self.fig)
-        gs = fig.add_gridspec(1, 3, width_ratios=[1.0, 1.3, 0.04], left=0.16, right=0.94, top=1 - 1.0 / height,
-                              bottom=0.4 / height, wspace=0.08)
+        pt, tick_pt = self.pt, self.tick_pt
+        if self.slide:
+            width, height = SLIDE_SIZE[0], self.height
+            left, top, bottom, ratios = 0.225, 1 - 1.75 / height, 0.45 / height, [0.7, 1.6, 0.04]
+        else:
+            width, height = 13.0, 0.42 * count + 1.8
+            left, top, bottom, ratios = 0.16, 1 - 1.0 / height, 0.4 / height, [1.0, 1.3, 0.04]
+        fig = self.fig = S.new_figure(width, height, self.fig)
+        gs = fig.add_gridspec(1, 3, width_ratios=ratios, left=left, right=0.92 if self.slide else 0.94, top=top,
+                              bottom=bottom, wspace=0.08)
         ax, axh, cax = fig.add_subplot(gs[0]), fig.add_subplot(gs[1]), fig.add_subplot(gs[2])
         n = len(CRITERIA)
         self.bars = ax.add_collection(PolyCollection(np.zeros((count * n, 4, 2)), linewidths=0,
                                                      facecolors=COLOURS[:n] * count))
         ax.set_ylim(count - 0.5, -0.5)
-        ax.set_xlim(0, 1)
+        ax.set_xlim(0, 1.3 if self.slide else 1)  # on a slide, room for the score's number after its bar
         ax.set_yticks([])
         ax.set_xticks([0, 0.5, 1])
-        ax.tick_params(labelsize=TEXT_PT)
+        ax.tick_params(labelsize=tick_pt)
         self.labels = [ax.text(-0.02, i, "", transform=ax.get_yaxis_transform(), ha="right", va="center",
-                               fontsize=TEXT_PT) for i in range(count)]
-        self.scores = [ax.text(0.0, i, "", va="center", fontsize=TEXT_PT) for i in range(count)]
-        self.excluded = [ax.text(0.02, i, "", va="center", fontsize=TEXT_PT, color="#555555") for i in range(count)]
+                               fontsize=pt) for i in range(count)]
+        self.scores = [ax.text(0.0, i, "", va="center", fontsize=pt) for i in range(count)]
+        self.excluded = [ax.text(0.02, i, "", va="center", fontsize=pt, color="#555555") for i in range(count)]
         self.images = {"goodness": axh.imshow(np.zeros((count, n)), cmap=GOODNESS, vmin=0, vmax=1, aspect="auto")}
-        axh.set_xticks(range(n), [label(c) for c in CRITERIA], fontsize=TEXT_PT)
+        names = [label(c).replace(" ", "\n") if self.slide else label(c) for c in CRITERIA]
+        axh.set_xticks(range(n), names, fontsize=tick_pt)
         axh.xaxis.tick_top()
         axh.set_yticks([])
         axh.tick_params(length=0)
         bar = fig.colorbar(self.images["goodness"], cax=cax)
-        bar.set_label("goodness (0 worst, 1 best)", fontsize=TEXT_PT)
-        bar.ax.tick_params(labelsize=TEXT_PT)
-        self.cells = [[axh.text(j, i, "", ha="center", va="center", fontsize=TEXT_PT) for j in range(n)]
+        bar.set_label("goodness (0 worst, 1 best)", fontsize=pt)
+        bar.ax.tick_params(labelsize=tick_pt)
+        self.cells = [[axh.text(j, i, "", ha="center", va="center", fontsize=pt) for j in range(n)]
                       for i in range(count)] if self.values else []
-        ax.set_title("score: weighted mean of the goodness", fontsize=TEXT_PT, y=1.0, pad=4)
-        self.legend, x = [], 0.16
+        ax.set_title("score: weighted mean\nof the goodness" if self.slide else "score: weighted mean of the goodness",
+                     fontsize=pt, y=1.0, pad=4)
+        self.legend, x, y = [], 0.01 if self.slide else 0.16, 1 - 0.25 / height
         for k, c in enumerate(CRITERIA):
-            self.legend.append(fig.text(x, 1 - 0.25 / height, "■ " + label(c), fontsize=TEXT_PT,
-                                        color=COLOURS[k], va="top"))
-            x += 0.0072 * (len(c) + 5)
+            if self.slide and k == 3:  # two lines of three on a slide
+                x, y = 0.01, y - pt * 1.4 / 72 / height
+            self.legend.append(fig.text(x, y, "■ " + label(c), fontsize=pt, color=COLOURS[k], va="top"))
+            x += (0.0072 * (len(c) + 5)) * (pt / TEXT_PT) * (13.0 / width)
         self.axes = {"score": ax, "goodness": axh, "bar": cax}
         self.layout = count
 
