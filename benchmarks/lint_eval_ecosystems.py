@@ -1,6 +1,6 @@
 """lint's errors right and risky calls found per ecosystem, on hand-labelled real repositories.
 
-    python benchmarks/lint_eval_ecosystems.py TREES [--set dev|heldout|...|heldout6] [--misses]
+    python benchmarks/lint_eval_ecosystems.py TREES [--set dev|heldout|...|heldout7] [--misses]
 
 TREES holds ``<set>/src/<owner>+<repo>`` for each set: the working trees of the commits the labels name
 (``benchmarks/lint_eval/{dev,heldout,heldout2}.jsonl``: repo, commit, ecosystem, path, line, kind, and per
@@ -28,7 +28,9 @@ Rust) was labelled blind in the fifth round, by the same rules, while that round
 made (every candidate line of every file with one; a repository of two ecosystems has each line under its file's),
 scored once and then used for development; ``heldout6`` (142 lines of 8 repositories: tensorflow-yolov3,
 PSPNet-tensorflow, Keras-FCN, Image-Super-Resolution, SPADE, PyTorch-YOLOv3, pytorch-deeplab-xception, yolo-dl) was
-labelled blind the same way and scored once on that round's final code.
+labelled blind the same way and scored once on that round's final code; ``heldout7`` (212 lines of 9 repositories:
+vqgan-jax, jax-guided-diffusion, tensorflow-yolov4-tflite, keras-image-models, segme (a subset),
+segment_anything_keras, detr, YOLOX, burn_depth) likewise, scored once on the next round's code.
 For each repository and target the linter runs over
 the whole tree; its findings (warning and above) on the labelled files are matched by path and line:
 
@@ -109,7 +111,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("trees", type=Path)
     parser.add_argument("--set", action="append",
-                        choices=("dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6"))
+                        choices=("dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7"))
     parser.add_argument("--misses", action="store_true")
     args = parser.parse_args(argv)
     out = ["| set | ecosystem | repositories | errors right | risky found | findings on a non-call | CPU s |",

@@ -7,6 +7,7 @@ constants only; the report is its time and the peak resident set (``VmHWM``) abo
 against the file's size and the size of the graph without the weights.
 
     python benchmarks/scan_memory.py [--blocks 20] [--root PATH]   # --root: the checkout whose explorer is run
+    python benchmarks/scan_memory.py --model FILE.onnx              # an existing model instead (a real export)
 """
 
 from __future__ import annotations
@@ -77,14 +78,29 @@ def build(path: str, blocks: int, channels: int = 512, side: int = 4) -> int:
     return model.ByteSize()
 
 
+def _graph_bytes(path: str) -> int:
+    """The bytes of a model file's graph without its weights (initializers of more than a MiB emptied)."""
+    import onnx
+
+    model = onnx.load(path, load_external_data=False)
+    for t in model.graph.initializer:
+        if len(t.raw_data) > 2**20:
+            t.ClearField("raw_data")
+    return model.ByteSize()
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--blocks", type=int, default=20)
     parser.add_argument("--root", default=ROOT, help="the checkout whose explorer package is scanned with")
+    parser.add_argument("--model", help="scan this ONNX file instead of the generated decoder")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as work:
-        path = os.path.join(work, "decoder.onnx")
-        graph_bytes = build(path, args.blocks)
+        if args.model:
+            path, graph_bytes = args.model, _graph_bytes(args.model)
+        else:
+            path = os.path.join(work, "decoder.onnx")
+            graph_bytes = build(path, args.blocks)
         size = os.path.getsize(path)
         env = dict(os.environ, PYTHONPATH=os.path.abspath(args.root))
         done = subprocess.run([sys.executable, "-c", _CHILD, path], capture_output=True, text=True, env=env,

@@ -122,6 +122,9 @@ LINT_SNIPPET_CHARS = 200
 SCAN_MAX_NODES = 1000
 #: Seconds one scan spends analysing nodes; the nodes left when it runs out are listed with a warning.
 SCAN_MAX_SECONDS = 60.0
+#: Seconds ONNX Runtime's symbolic shape inference may take on one model (sympy can spend minutes simplifying a
+#: detection model's shape arithmetic); past them the nodes whose shapes it would give are listed unscanned.
+SCAN_SHAPE_SECONDS = 20.0
 #: Most nodes of a model (all nodes, subgraphs included) a scan reads; a larger graph is refused.
 SCAN_MAX_GRAPH_NODES = 1_000_000
 #: Largest opset a model may declare (the newest ONNX opset is in the twenties).

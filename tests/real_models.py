@@ -227,15 +227,18 @@ MODELS = {"segformer": segformer, "dpt": dpt, "upernet": upernet, "vit": vit, "s
           "lraspp": lraspp, "deeplabv3": deeplabv3, "raft": raft, "hrnet": hrnet, "ghostnetv2": ghostnetv2,
           "efficientformerv2": efficientformerv2, "mobilevit": mobilevit, "crossvit": crossvit}
 
+#: torchvision's detection models (their own test, tests/advisor/test_scan_real_models.py: the keypoint head's
+#: per-box resize sizes each box's heatmap to that box, a value, so it is the one node no scan can shape)
+DETECTION = {"faster_rcnn": faster_rcnn, "keypoint_rcnn": keypoint_rcnn}
+
 #: the lowest opset each model exports at, where it is above 11 (RAFT's grid_sample is GridSample, opset 16)
 MIN_OPSET = {"raft": 16}
+#: models only the TorchScript exporter exports (torch.export does not trace the detection models'
+#: data-dependent control flow)
+TORCHSCRIPT_ONLY = frozenset(DETECTION)
 
 
-def exports_at(name: str, opset: int) -> bool:
-    """Whether model ``name`` exports at ``opset`` (:data:`MIN_OPSET`)."""
-    return opset >= MIN_OPSET.get(name, 0)
-
-#: detection models, not yet in the asserted corpus: at TorchScript opset 11 Faster R-CNN's FPN upsample stays
-#: unscanned (its shapes depend on NonMaxSuppression's output), and at opset 13 ONNX Runtime's symbolic shape
-#: inference does not finish (sympy simplifying the data-dependent shapes), which a scan must bound
-DETECTION = {"faster_rcnn": faster_rcnn, "keypoint_rcnn": keypoint_rcnn}
+def exports_at(name: str, opset: int, exporter: str = "torchscript") -> bool:
+    """Whether model ``name`` exports at ``opset`` with ``exporter`` (:data:`MIN_OPSET`,
+    :data:`TORCHSCRIPT_ONLY`)."""
+    return opset >= MIN_OPSET.get(name, 0) and (exporter == "torchscript" or name not in TORCHSCRIPT_ONLY)

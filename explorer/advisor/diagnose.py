@@ -314,7 +314,7 @@ def _candidates(words: set, clues: Clues) -> list[_Candidate]:
             continue  # other calls print this text too: only a paste that shows a resize is explained by it
         if _other_node(k, clues):
             continue  # "Node number 7 (ADD) failed to prepare" is another node than "(RESIZE_BILINEAR) failed to prepare"
-        if _other_attribute(k, clues):
+        if _other_attribute(k, clues) or _other_call(k, clues):
             continue  # "'Upsample' object has no attribute 'weight'" is another object than "'Resize' object ..."
         gate = _op_gate(k, clues)
         if gate is None:
@@ -363,6 +363,21 @@ def _other_attribute(k: KnownText, clues: Clues) -> bool:
     pasted = _attribute_errors(clues.flat)
     # Python 2 says "'module' object has no attribute 'Upsample'" where Python 3 names the module
     return bool(pasted) and not any(a == b and (t == u or "module" in (t, u)) for t, a in known for u, b in pasted)
+
+
+_UNEXPECTED_KEYWORD = re.compile(r"([\w.]+)\(\) got an unexpected keyword argument ['\"](\w+)['\"]")
+
+
+def _other_call(k: KnownText, clues: Clues) -> bool:
+    """The known text is Python's TypeError for a keyword one function does not take, and the paste quotes it
+    for another function ("upsample_bilinear2d() got an unexpected keyword argument 'align_corners'" is not
+    "resize() got ..."): the function and the keyword are all such a text says."""
+    known = set(_UNEXPECTED_KEYWORD.findall(k.text.lower()))
+    if not known:
+        return False
+    pasted = set(_UNEXPECTED_KEYWORD.findall(clues.flat))
+    return bool(pasted) and not any(f.rsplit(".", 1)[-1] == g.rsplit(".", 1)[-1] and a == b
+                                    for f, a in known for g, b in pasted)
 
 
 def _same_stem(a: str, b: str) -> bool:

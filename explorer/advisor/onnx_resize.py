@@ -40,17 +40,20 @@ other nodes are read as usual.
 
 from __future__ import annotations
 
+import ctypes
+import dataclasses
 import functools
 import math
 import os
 import re
+import threading
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from .. import reading
 from ..errors import ArgumentTypeError, ArgumentValueError, brief
-from ..limits import FOLD_BYTES, MAX_MODEL_BYTES, MAX_OPSET, SCAN_MAX_GRAPH_NODES
+from ..limits import FOLD_BYTES, MAX_MODEL_BYTES, MAX_OPSET, SCAN_MAX_GRAPH_NODES, SCAN_SHAPE_SECONDS
 
 OP_TYPES = ("Resize", "Upsample")
 #: ops a computed ``scales``/``sizes`` may be evaluated through (shape arithmetic only)
@@ -87,6 +90,7 @@ class ResizeNode:
     problem: str | None = None   # why the node cannot run or be read (scales not finite, axes out of range, ...)
     readable: bool = True        # False: the node itself could not be read (``problem`` says why)
     origin: str = ""             # the module and source line the exporter recorded (:func:`origin`), or ""
+    unknown_why: str = ""        # why its shapes are not known, when that is known (shape inference ran out of time)
 
     @property
     def mode(self) -> str:
@@ -331,33 +335,273 @@ def _shape_of(given, name) -> tuple[int, ...]:
 def _infer(model):
     """The model after ONNX shape inference with data propagation (the model itself when inference fails); where
     a Resize/Upsample's shapes stay unknown, ONNX Runtime's symbolic shape inference (when onnxruntime is
-    installed) fills in what it knows (:func:`_symbolic_model`)."""
+    installed) fills in what it knows (:func:`_symbolic_model`).  Returns the model and why shapes may be
+    missing ("" or the time limit symbolic inference ran past)."""
     onnx = _onnx()
     try:
         inferred = onnx.shape_inference.infer_shapes(model, check_type=False, strict_mode=False, data_prop=True)
     except Exception:  # noqa: BLE001 - an invalid or unusual model is still read, without inferred shapes
         inferred = model
+    whys: dict = {}
     if _resize_shapes_unknown(inferred.graph):
-        symbolic = _symbolic_model(model)
+        _merge_folded_shapes(inferred, model, onnx)
+    if _resize_shapes_unknown(inferred.graph):
+        _merge_two_size_shapes(inferred, model, onnx)
+    if _resize_shapes_unknown(inferred.graph):
+        whys = _data_dependent(inferred.graph)
+    if _resize_shapes_unknown(inferred.graph, skip=set(whys)):
+        try:
+            symbolic = with_deadline(SCAN_SHAPE_SECONDS, _symbolic_model, model)
+        except OutOfTime:
+            symbolic = None
+            late = (f"ONNX Runtime's symbolic shape inference ran past its budget of {SCAN_SHAPE_SECONDS:g} s "
+                    "(explorer.limits.SCAN_SHAPE_SECONDS); simplify the model's shape arithmetic (e.g. onnxsim) "
+                    "or raise the limit to scan it")
+            whys = {**_unknown_resizes(inferred.graph, late), **whys}
         if symbolic is not None:
             _merge_graph_shapes(inferred.graph, symbolic.graph)
-    return inferred
+    return inferred, whys
 
 
-def _resize_shapes_unknown(graph, outer=None) -> bool:
-    """Whether some Resize/Upsample of ``graph`` or its subgraphs has an input or output shape not fully static."""
+def _unknown_resizes(graph, why: str, outer=None) -> dict:
+    """{output name: why} for every Resize/Upsample of ``graph`` and its subgraphs whose shapes are not known."""
+    out = {}
     shapes = dict(outer or {})
     shapes.update((vi.name, _value_info_shape(vi)) for vi in
                   list(graph.input) + list(graph.value_info) + list(graph.output))
     for node in graph.node:
         if node.op_type in OP_TYPES and node.input and node.output:
-            for name in (node.input[0], node.output[0]):
-                shape = shapes.get(name)
-                if shape is None or not all(_is_length(d) for d in shape):
-                    return True
+            if any(shapes.get(n) is None or not all(_is_length(d) for d in shapes[n])
+                   for n in (node.input[0], node.output[0])):
+                out[node.output[0]] = why
         for attr in node.attribute:
             for sub in list(attr.graphs) + ([attr.g] if attr.HasField("g") else []):
-                if _resize_shapes_unknown(sub, shapes):
+                out.update(_unknown_resizes(sub, why, shapes))
+    return out
+
+
+def _data_dependent(graph, scopes=(), owner: str = "") -> dict:
+    """{output name: why} for each Resize/Upsample of ``graph`` (subgraphs included) whose ``sizes`` or
+    ``scales`` follow the *values* of a tensor computed at run time, not shapes and constants: torchvision's
+    keypoint head resizes each detected box's heatmap to that box's size, inside a Loop.  No static shape
+    exists for such a node, so no shape inference is run for it.  ``owner``: the op type of the node whose
+    subgraph ``graph`` is ("" for the main graph)."""
+    where = f"an input of the {owner} body" if owner else "an input of the graph"
+    scopes = ({n: node for node in graph.node for n in node.output if n},
+              {t.name for t in graph.initializer}, {i.name: where for i in graph.input}), *scopes
+    out = {}
+    for node in graph.node:
+        if node.op_type in OP_TYPES and node.input and node.output:
+            for name in list(node.input[1:]):
+                found = _value_source(name, scopes)
+                if found is not None:
+                    out[node.output[0]] = (f"its {'sizes' if name == node.input[-1] and len(node.input) > 3 else 'scales'}"
+                                           f" follow the values of {found} at run time (data, not a shape): "
+                                           "no static shape exists; the node's output size is known only when it runs")
+                    break
+        for attr in node.attribute:
+            for sub in list(attr.graphs) + ([attr.g] if attr.HasField("g") else []):
+                out.update(_data_dependent(sub, scopes, node.op_type))
+    return out
+
+
+def _value_source(name: str, scopes, limit: int = 4096) -> str | None:
+    """What value-dependent tensor ``name`` is computed from (e.g. "'boxes' (the output of a Gather node)",
+    "'i.1' (an input of the Loop body)"), or None when it comes from shapes and constants alone (or the walk
+    passes ``limit`` nodes)."""
+    stack, seen = [name], set()
+    while stack and len(seen) < limit:
+        current = stack.pop()
+        if not current or current in seen:
+            continue
+        seen.add(current)
+        producer, source = None, "an input of the graph"
+        for producers, constants, inputs in scopes:
+            if current in constants:
+                producer = "constant"
+                break
+            if current in producers:
+                producer = producers[current]
+                break
+            if current in inputs:
+                source = inputs[current]
+                break
+        if producer == "constant":
+            continue
+        if producer is None:
+            return f"{reading.printable(current)!r} ({source})"
+        if producer.op_type in ("Shape", "Size", "Constant", "ConstantOfShape"):
+            continue
+        if producer.op_type not in FOLDABLE:
+            return f"{reading.printable(current)!r} (the output of a {producer.op_type} node)"
+        stack.extend(producer.input)
+    return None
+
+
+def _merge_folded_shapes(inferred, model, onnx) -> None:
+    """Shapes ONNX's own inference reaches once the shape arithmetic it stops at is folded to constants, merged
+    into ``inferred``: rounds of folding (:func:`_folded_constants`, on the shapes known so far) and inferring
+    again, while that makes more shapes known.  A resize whose scales come from the image's sides (torchvision's
+    detection transform) gets its output shape, the padding after it its own, and so on down the network; no
+    sympy is involved, so it stays fast where ONNX Runtime's symbolic inference can take minutes."""
+    light = _without_large_initializers(model)
+    if light is None:
+        return
+    current, known = inferred, None
+    for _ in range(_STATIC_FOLD_ROUNDS):
+        shapes = {vi.name: _value_info_shape(vi) for vi in
+                  list(current.graph.input) + list(current.graph.value_info) + list(current.graph.output)}
+        count = sum(1 for s in shapes.values() if s is not None and all(_is_length(d) for d in s))
+        if known is not None and count <= known:
+            break
+        known = count
+        folded = _folded_constants(light, shapes)
+        if folded is None:
+            break
+        try:
+            again = onnx.shape_inference.infer_shapes(folded, check_type=False, strict_mode=False, data_prop=True)
+        except Exception:  # noqa: BLE001 - a model it cannot follow keeps the shapes found so far
+            break
+        light, current = folded, again
+        _merge_graph_shapes(inferred.graph, again.graph)
+        if not _resize_shapes_unknown(inferred.graph):
+            break
+
+
+def _merge_two_size_shapes(inferred, model, onnx) -> None:
+    """Shapes of a model with lengths known only at run time, merged into ``inferred``: a symbolic axis of its
+    inputs (a dynamic batch) and the count of what a :data:`RUN_TIME_LENGTHS` node keeps (the boxes
+    NonMaxSuppression selects, the elements NonZero finds).  The model is inferred
+    (:func:`_merge_folded_shapes`) with each of those lengths 2, and again with each 3; a dimension equal in
+    both does not depend on them (a resized height), one that differs follows them and gets a name (the
+    inputs' symbolic name for 2 and 3 when they have one and nothing else varies, else ``runtime_<a>_<b>``:
+    two axes with one name had the same length in both runs).  So a dynamic batch, or a detection count,
+    never blocks a node whose resized axes are static, whatever shape arithmetic follows it."""
+    light = _without_large_initializers(model)
+    if light is None:
+        return
+    names = {d.dim_param for i in model.graph.input for d in i.type.tensor_type.shape.dim
+             if not d.HasField("dim_value")}
+    known = {vi.name: vi for vi in list(inferred.graph.value_info)}
+    pins = [known[o] for node in model.graph.node if node.op_type in RUN_TIME_LENGTHS and node.domain in ("", "ai.onnx")
+            for o in node.output if o in known and _value_info_shape(known[o]) is not None
+            and not all(_is_length(d) for d in _value_info_shape(known[o]))]
+    if not names and not pins:
+        return
+    runs = []
+    for length in (2, 3):
+        sized = onnx.ModelProto()
+        sized.CopyFrom(light)
+        for i in sized.graph.input[:len(model.graph.input)]:
+            for d in i.type.tensor_type.shape.dim:
+                if not d.HasField("dim_value"):
+                    d.dim_value = length
+        for vi in pins:  # (ONNX's inference keeps a length given where it infers none)
+            pinned = sized.graph.value_info.add()
+            pinned.CopyFrom(vi)
+            for d in pinned.type.tensor_type.shape.dim:
+                if not d.HasField("dim_value"):
+                    d.dim_value = length
+        try:
+            shaped = onnx.shape_inference.infer_shapes(sized, check_type=False, strict_mode=False, data_prop=True)
+        except Exception:  # noqa: BLE001 - a model it cannot follow keeps the shapes found so far
+            return
+        _merge_folded_shapes(shaped, sized, onnx)
+        runs.append({vi.name: vi for vi in list(shaped.graph.value_info) + list(shaped.graph.output)})
+    name = next(iter(names)) if len(names) == 1 and "" not in names and not pins else None
+    found = {}
+    for key, vi in runs[0].items():
+        other = runs[1].get(key)
+        two, three = _value_info_shape(vi), None if other is None else _value_info_shape(other)
+        if two is None or three is None or len(two) != len(three) or \
+                not all(_is_length(d) for d in two + three):
+            continue
+        merged = onnx.ValueInfoProto()
+        merged.CopyFrom(vi)
+        for d, a, b in zip(merged.type.tensor_type.shape.dim, two, three):
+            if a == b:
+                continue
+            d.Clear()
+            if (a, b) == (2, 3) and name is not None:
+                d.dim_param = name
+            elif a < b:  # (a length that shrinks as they grow is no count of them)
+                d.dim_param = f"runtime_{a}_{b}"
+        found[key] = merged
+    _merge_shapes(inferred.graph, found)
+
+
+#: ops whose output length may be a count known only when they run: what NonMaxSuppression, NonZero, Compress
+#: and Unique keep, and an If's or a Loop's output whose length ONNX does not infer (torchvision's batched NMS
+#: is an If on whether there are boxes at all, its else branch the NonMaxSuppression)
+RUN_TIME_LENGTHS = frozenset({"NonZero", "NonMaxSuppression", "Compress", "Unique", "If", "Loop"})
+
+
+#: rounds of folding and ONNX's inference (:func:`_merge_folded_shapes`): one per resize -> shape -> resize
+#: dependency down a network
+_STATIC_FOLD_ROUNDS = 12
+
+
+class OutOfTime(BaseException):
+    """Raised inside a call that ran past its deadline (:func:`with_deadline`).  A BaseException, like
+    KeyboardInterrupt, so the ``except Exception`` of the code it interrupts does not swallow it."""
+
+
+def with_deadline(seconds: float, call, *args, **kwargs):
+    """``call(*args, **kwargs)``, or OutOfTime raised from it once it has run ``seconds``.
+
+    A watchdog thread raises the exception in the calling thread (``PyThreadState_SetAsyncExc``), which sees it
+    at its next Python instruction: pure-Python work (sympy simplifying the shape arithmetic of a detection
+    model) stops within milliseconds, a long C call when it returns.  Costs nothing while the call runs, and
+    the exception never escapes this function once it has returned.
+
+    >>> with_deadline(5, sum, [1, 2, 3])
+    6
+    >>> def spin():
+    ...     while True:
+    ...         pass
+    >>> with_deadline(0.05, spin)
+    Traceback (most recent call last):
+    explorer.advisor.onnx_resize.OutOfTime: ran past 0.05 s
+    """
+    thread, lock, stop = ctypes.c_ulong(threading.get_ident()), threading.Lock(), threading.Event()
+    state = {"done": False, "fired": False}
+
+    def watch():
+        if stop.wait(seconds):
+            return
+        with lock:
+            if not state["done"]:
+                state["fired"] = True
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(thread, ctypes.py_object(OutOfTime))
+
+    try:
+        threading.Thread(target=watch, name="explorer-deadline", daemon=True).start()
+        return call(*args, **kwargs)
+    except OutOfTime:
+        raise OutOfTime(f"ran past {seconds:g} s") from None
+    finally:
+        with lock:
+            state["done"] = True
+            if state["fired"]:  # set just as the call returned: cleared before it can be raised elsewhere
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(thread, None)
+        stop.set()
+
+
+def _resize_shapes_unknown(graph, outer=None, skip=frozenset()) -> bool:
+    """Whether some Resize/Upsample of ``graph`` or its subgraphs (but those whose output is in ``skip``) has an
+    input or output shape not known on an axis it resizes."""
+    shapes = dict(outer or {})
+    shapes.update((vi.name, _value_info_shape(vi)) for vi in
+                  list(graph.input) + list(graph.value_info) + list(graph.output))
+    for node in graph.node:
+        if node.op_type in OP_TYPES and node.input and node.output and node.output[0] not in skip:
+            before, after = shapes.get(node.input[0]), shapes.get(node.output[0])
+            if before is None or after is None or len(before) != len(after) or \
+                    any(not (_is_length(n) and _is_length(m)) and (not n or n != m) for n, m in zip(before, after)):
+                return True  # (an axis it leaves alone may stay symbolic: the same name in and out)
+        for attr in node.attribute:
+            for sub in list(attr.graphs) + ([attr.g] if attr.HasField("g") else []):
+                if _resize_shapes_unknown(sub, shapes, skip):
                     return True
     return False
 
@@ -492,9 +736,11 @@ def _symbolic_shape_inference():
 
 def _without_large_initializers(model):
     """A copy of ``model`` (None when it cannot be made safely) for shape inference: initializers larger than
-    :data:`FOLD_BYTES` (weights) or stored as external data, and ``Constant`` nodes whose tensor is stored as
-    external data, become graph inputs of the same type and shape: inference needs their shapes, never their
-    values, and no external file is ever read.  A model with another node holding external data, or external
+    :data:`FOLD_BYTES` (weights) or stored as external data, those of more than :data:`_SMALL_VALUE_BYTES` whose
+    values decide no shape (:func:`_shape_deciding`: a ResNet's many small convolution and norm weights), and
+    ``Constant`` nodes whose tensor is stored as external data, become graph inputs of the same type and shape:
+    inference needs their shapes, never their values, and no external file is ever read.  So each round of
+    inference copies the graph and its shape arithmetic, not megabytes of weights.  A model with another node holding external data, or external
     data inside a subgraph or function, gets None."""
     onnx = _onnx()
     for function in model.functions:
@@ -522,14 +768,65 @@ def _without_large_initializers(model):
         graph.node.append(node)
     graph.output.extend(model.graph.output)
     graph.value_info.extend(model.graph.value_info)
+    decide = None
     for tensor in model.graph.initializer:
-        if is_external(tensor) or _tensor_bytes(tensor) > FOLD_BYTES:
+        size = _tensor_bytes(tensor)
+        if size > _SMALL_VALUE_BYTES and size <= FOLD_BYTES and not is_external(tensor) and decide is None:
+            decide = _shape_deciding(model.graph)
+        if is_external(tensor) or size > FOLD_BYTES or (size > _SMALL_VALUE_BYTES and tensor.name not in decide):
             if tensor.name not in names:
                 graph.input.append(onnx.helper.make_tensor_value_info(tensor.name, tensor.data_type,
                                                                       list(tensor.dims)))
         else:
             graph.initializer.append(tensor)
     return light
+
+
+#: initializers up to this size keep their values in the graph shape inference runs on, whatever they feed
+_SMALL_VALUE_BYTES = 4096
+#: the inputs whose *values* decide an op's output shape (by position; "Reduce*" ops: their axes)
+_SHAPE_INPUTS = {"Reshape": (1,), "Expand": (1,), "Tile": (1,), "ConstantOfShape": (0,), "Range": (0, 1, 2),
+                 "Slice": (1, 2, 3, 4), "Pad": (1, 3), "Resize": (1, 2, 3), "Upsample": (1,), "Squeeze": (1,),
+                 "Unsqueeze": (1,), "Split": (1,), "TopK": (1,), "OneHot": (1,), "NonZero": (0,),
+                 "Compress": (1,), "Unique": (0,), "NonMaxSuppression": (0, 1, 2, 3, 4), "CenterCropPad": (1,),
+                 "Loop": (0, 1), "If": (0,)}
+
+
+def _shape_deciding(graph) -> set:
+    """Names of the main graph whose values may decide a shape: the value inputs of :data:`_SHAPE_INPUTS`, what
+    they are computed from by the shape arithmetic inference can fold (:data:`FOLDABLE`; not through a
+    ``Shape``/``Size``, whose input's values do not matter, nor a Conv, which no inference evaluates), and every
+    name a subgraph reads from the main graph."""
+    producers = {o: node for node in graph.node for o in node.output if o}
+    stack = []
+    for node in graph.node:
+        positions = _SHAPE_INPUTS.get(node.op_type, (1,) if node.op_type.startswith("Reduce") else ())
+        stack.extend(node.input[i] for i in positions if i < len(node.input))
+        for attr in node.attribute:
+            for sub in list(attr.graphs) + ([attr.g] if attr.HasField("g") else []):
+                stack.extend(_names_read(sub))
+    seen = set()
+    while stack:
+        name = stack.pop()
+        if not name or name in seen:
+            continue
+        seen.add(name)
+        producer = producers.get(name)
+        if producer is not None and producer.op_type in FOLDABLE and producer.op_type not in ("Shape", "Size"):
+            stack.extend(producer.input)
+    return seen
+
+
+def _names_read(graph) -> set:
+    """Every name the nodes of ``graph`` and of its subgraphs read."""
+    out, stack = set(), [graph]
+    while stack:
+        g = stack.pop()
+        for node in g.node:
+            out.update(node.input)
+            for attr in node.attribute:
+                stack.extend(list(attr.graphs) + ([attr.g] if attr.HasField("g") else []))
+    return out
 
 
 def _external_in_subgraphs(node) -> bool:
@@ -1026,10 +1323,16 @@ def resize_nodes(model, example_inputs=None) -> list[ResizeNode]:
     opset = model_opset(proto)
     if example_inputs is not None:
         proto = _with_input_shapes(proto, example_inputs)
-    inferred = _infer(proto)
+    inferred, whys = _infer(proto)
     root = _Graph(inferred.graph)
     root.opset = opset
-    out = [_node(g, node, opset) for g, node in _walk(root, opset)]
+    out = []
+    for g, node in _walk(root, opset):
+        found = _node(g, node, opset)
+        why = whys.get(node.output[0]) if node.output else None
+        if why and not found.static and not found.analysable:
+            found = dataclasses.replace(found, unknown_why=why)
+        out.append(found)
     for function in inferred.functions:
         fgraph = _FunctionGraph(function, root)
         fopset = next((int(o.version) for o in function.opset_import if o.domain in ("", "ai.onnx")), opset)

@@ -518,7 +518,7 @@ def _node_key(node: ResizeNode) -> tuple:
     """What a node's analysis depends on: nodes alike in all of it are analysed once (not its name or graph)."""
     return (node.op_type, node.opset, node.op_version, repr(sorted(node.attributes.items(), key=str)),
             node.input_shape, node.output_shape, node.roi, node.scales, node.sizes,
-            tuple(sorted(node.sources.items())), node.problem, node.readable)
+            tuple(sorted(node.sources.items())), node.problem, node.readable, node.unknown_why)
 
 
 class _Budget:
@@ -586,6 +586,10 @@ def _scan_onnx_node(node: ResizeNode, target: Target, training: bool, path, unsc
         return found
     if node.problem is not None:
         found = _unanalysed(node, f"not scanned: {node.problem}", "unknown", unscanned)
+    elif node.unknown_why:
+        found = _unanalysed(node, f"not scanned: node {printable(node.name)!r}: its shapes are not known "
+                                  f"({node.input_shape} -> {node.output_shape}): {node.unknown_why}", "unknown",
+                            unscanned)
     else:
         try:
             found = _analyse_onnx_node(node if node.static or not node.analysable else node.on_unit_axes(),

@@ -51,13 +51,17 @@ def test_extended_accuracy_keeps_its_measured_floor():
 # from (8 of 24 right before any record of it, 16 after: floor 16/24 rounded down).  threads2_heldout's floor is
 # 7/13 since then: its eighth, Python 2's "'module' object has no attribute 'Upsample'" of a torch without
 # nn.Upsample, was counted right only because the pickled-torchvision-Resize record claimed it (another object and
-# another attribute), which an AttributeError text no longer lets it.
+# another attribute), which an AttributeError text no longer lets it.  threads3_heldout.json was held back and
+# scored once at the end: 7 of 16 before the threads3 records, 8 of 16 after, two of them explained by a wrong
+# record (a torch TypeError by JAX's "resize() got an unexpected keyword argument", a torch 0.3 glibc crash by
+# OpenVINO's 6-D abort); after the two rules below (test_a_texts_own_function_and_crash_decide), 8 right and
+# none wrong: floor 8/16.
 QUOTED_SETS = {"fresh": 0.79, "heldout": 0.78, "threads": 0.75, "threads_heldout": 0.70, "threads2": 0.90,
-               "threads2_heldout": 0.53, "threads3": 0.66}
+               "threads2_heldout": 0.53, "threads3": 0.66, "threads3_heldout": 0.50}
 # each set's look-alikes (texts of the same runtimes about another operator: ADD / CONV_2D failed to prepare,
 # MaxPool, RGBToHSV, WebGPU Add; numpy / torch array resizes ...), at least this many
 LOOK_ALIKES = {"fresh": 5, "heldout": 5, "threads": 3, "threads_heldout": 3, "threads2": 4, "threads2_heldout": 2,
-               "threads3": 5}
+               "threads3": 5, "threads3_heldout": 3}
 
 
 @pytest.mark.parametrize("name, floor", sorted(QUOTED_SETS.items()))
@@ -302,3 +306,24 @@ def test_a_thread_text_gets_its_record(text, record_id, release):
 @pytest.mark.parametrize("text", OTHER_TEXTS)
 def test_a_text_about_something_else_stays_unexplained(text):
     assert not explorer.diagnose(text).matched
+
+
+# Two texts of the held-back threads3 set that were once explained by another runtime's record: Python's TypeError
+# names the function that refused the keyword, and glibc's crash line is printed by any program.
+@pytest.mark.parametrize("text, record_id", [
+    ("TypeError: resize() got an unexpected keyword argument 'align_corners'\n  jax.image.resize(x, (1, 8, 8, 3), "
+     "'bilinear', align_corners=True)", "jax-no-align-corners"),
+    ("TypeError: upsample_bilinear2d() got an unexpected keyword argument 'align_corners' "
+     "(occurred when translating upsample_bilinear2d)", None),                  # inisis/brocolli#4
+    ("compile_model('CPU') of an ONNX Resize (mode linear) on a 6-D input:\nfree(): invalid pointer\nAborted",
+     "openvino-cpu-6d-linear-abort"),
+    ("*** Error in `python': free(): invalid pointer: 0x00007fbea6fdfd40 ***\n======= Backtrace: =========\n"
+     "/lib/x86_64-linux-gnu/libc.so.6(+0x777e5)[0x7fbed7b017e5]\n"
+     "site-packages/torch/_thnn/_THNN.cpython-36m-x86_64-linux-gnu.so(+0x2f367)[0x7fbe764f6367]", None),
+])
+def test_a_texts_own_function_and_crash_decide(text, record_id):
+    answer = explorer.diagnose(text)
+    if record_id is None:
+        assert not answer.matched, answer.message
+    else:
+        assert answer.matched and answer.findings[0].record_id == record_id, answer.message

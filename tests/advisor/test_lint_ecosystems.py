@@ -606,6 +606,18 @@ def test_jax_antialias_true_acts_only_when_the_call_downscales():
     assert [s.antialias.values for s in read_python(src, "m.py")] == [(False, True), (False,), (True,)]
 
 
+def test_a_length_of_the_input_floor_divided_by_a_factor_is_a_downscale_jax_antialiases():
+    """``[c, n, h, w] = image.shape`` then ``(c, n, h // f, w // f)``: at most the input's length, so JAX's
+    default antialias acts; the same arithmetic on another array's lengths says nothing of the direction."""
+    from explorer.advisor.lint.python import read_python
+    src = ("import jax\ndef down(image, f):\n  [c, n, h, w] = image.shape\n"
+           "  return jax.image.resize(image, [c, n, h // f, w // f], method='linear')\n"
+           "def sub(image, f):\n  return jax.image.resize(image, (image.shape[0], image.shape[1] // f), 'linear')\n"
+           "def other(image, ref, f):\n  [c, n, h, w] = ref.shape\n"
+           "  return jax.image.resize(image, [c, n, h // f, w // f], method='linear')\n")
+    assert [s.antialias.values for s in read_python(src, "m.py")] == [(True,), (True,), (False, True)]
+
+
 def test_a_tch_model_ported_to_candle_or_burn_is_judged_as_pytorchs_op(tmp_path):
     code = ("use tch::Tensor;\nfn pos(xs: &Tensor) -> Tensor {\n"
             "    xs.upsample_bicubic2d([37, 37], false, None, None)\n}\n")

@@ -136,10 +136,13 @@ def test_every_node_of_a_static_export_is_scanned_with_ort_shapes(module, shape,
     assert from_bytes.to_dicts() == result.to_dicts()
 
 
-@pytest.mark.parametrize("module, shape, count", [(Decoder, (1, 3, 6, 6), 4), (SegHead, (1, 3, 24, 20), 5)])
-def test_dynamic_batch_blocks_no_node(module, shape, count):
+@pytest.mark.parametrize("module, shape, count, opset", [
+    (Decoder, (1, 3, 6, 6), 4, 17), (Decoder, (1, 3, 6, 6), 4, 11), (SegHead, (1, 3, 24, 20), 5, 17),
+    (SegHead, (1, 3, 24, 20), 5, 11), (DetectionTransform, (1, 3, 30, 45), 2, 16), (PatchGrid, (1, 37, 8), 1, 17),
+    (PatchGrid, (1, 37, 8), 1, 11)])
+def test_dynamic_batch_blocks_no_node(module, shape, count, opset):
     x = torch.rand(shape, generator=torch.Generator().manual_seed(1))
-    model = export(module(), (x,), "torchscript", 17, dynamic_axes={"x": {0: "batch"}})
+    model = export(module(), (x,), "torchscript", opset, dynamic_axes={"x": {0: "batch"}})
     assert model.graph.input[0].type.tensor_type.shape.dim[0].dim_param == "batch"
     truth = ort_resize_shapes(model, np.concatenate([x.numpy()] * 2))
     result = scan(model, backend="onnxruntime")
@@ -188,3 +191,50 @@ def test_dynamo_nodes_name_their_module_and_line():
     where = {n.origin for n in result}
     assert where == {f"(top module) (Decoder), test_scan_exports.py line {n}" for n in calls}
     assert all(f", {n.origin}" in str(result) for n in result)
+
+
+@pytest.mark.parametrize("module, shape, opset", [(Decoder, (1, 3, 6, 6), 11), (DetectionTransform, (1, 3, 30, 45), 16)])
+def test_symbolic_shape_inference_past_its_time_leaves_the_nodes_unscanned_with_the_reason(
+        monkeypatch, capsys, tmp_path, module, shape, opset):
+    """A dynamic batch leaves the shape arithmetic symbolic, which only ONNX Runtime's symbolic shape inference
+    follows, and sympy can spend minutes on it; past explorer.limits.SCAN_SHAPE_SECONDS it is interrupted: the
+    nodes it would have shaped are unscanned, saying why, and under --backend the file fails CI.  With the
+    default limit the same export is fully scanned."""
+    from explorer.__main__ import main
+    from explorer.advisor import onnx_resize
+    model = export(module(), (torch.rand(shape),), "torchscript", opset, dynamic_axes={"x": {0: "batch"}})
+    monkeypatch.setattr(onnx_resize, "_merge_two_size_shapes", lambda *args: None)  # left to symbolic inference
+    assert scan(model, backend="onnxruntime").unscanned == 0
+    monkeypatch.setattr(onnx_resize, "SCAN_SHAPE_SECONDS", 0.0)
+    result = scan(model, backend="onnxruntime")
+    unscanned = [f for n in result for f in n.findings if f.message.startswith("not scanned")]
+    assert result.unscanned >= 1 and len(unscanned) == result.unscanned
+    assert all("SCAN_SHAPE_SECONDS" in f.message and "symbolic shape inference" in f.message for f in unscanned)
+    assert {f.severity for f in unscanned} == {"error"} and result.exit_status == 1
+    path = tmp_path / "model.onnx"
+    path.write_bytes(model.SerializeToString())
+    assert main(["scan", str(path), "--backend", "onnxruntime"]) == 1
+    assert "SCAN_SHAPE_SECONDS" in capsys.readouterr().out
+
+
+def test_a_deadline_interrupts_pure_python_work_and_never_fires_after_the_call():
+    from explorer.advisor.onnx_resize import OutOfTime, with_deadline
+
+    def spin():
+        while True:
+            pass
+    with pytest.raises(OutOfTime, match="ran past 0.05 s"):
+        with_deadline(0.05, spin)
+    caught_late = 0
+    for _ in range(200):  # calls that end just as their deadline comes: the exception stays inside
+        try:
+            try:
+                with_deadline(0.0002, sum, range(3000))
+            except OutOfTime:
+                pass
+            for _ in range(5000):
+                pass
+        except OutOfTime:
+            caught_late += 1
+    assert caught_late == 0
+    assert with_deadline(5, sorted, [3, 1, 2]) == [1, 2, 3]

@@ -29,20 +29,21 @@ from onnx import TensorProto, helper  # noqa: E402
 
 from explorer.__main__ import main  # noqa: E402
 from explorer.advisor.scan import scan  # noqa: E402
-from tests.real_models import MODELS, exports_at  # noqa: E402
+from explorer.advisor.scan import is_unscanned  # noqa: E402
+from tests.real_models import DETECTION, MODELS, exports_at  # noqa: E402
 from tests.torch_exports import export  # noqa: E402
 
 #: every model at these exports (TorchScript below opset 18 writes GroupNorm and shapes as arithmetic the scan
 #: must follow; the dynamo exporter starts at 18)
 EXPORTS = [("torchscript", 11), ("torchscript", 13), ("torchscript", 17), ("dynamo", 18)]
 CASES = [pytest.param(name, exporter, opset, id=f"{name}-{exporter}-{opset}")
-         for name in MODELS for exporter, opset in EXPORTS if exports_at(name, opset)]
+         for name in MODELS for exporter, opset in EXPORTS if exports_at(name, opset, exporter)]
 
 
 @functools.cache
 def _built(name):
     torch.manual_seed(0)
-    module, args = MODELS[name]()
+    module, args = {**MODELS, **DETECTION}[name]()
     return module.eval(), args
 
 
@@ -142,3 +143,43 @@ def test_burn_0_18_refuses_every_opset_11_export_and_the_cli_exits_1(capsys, tmp
     assert all(any(f.severity == "error" and "opset 11" in f.message for f in n.findings) for n in result)
     newer, _ = exported(name, "dynamo", 18)
     assert scan(newer, backend="burn-tch", version="0.18.0").unscanned == 0
+
+
+#: torchvision's detection models, at every export they make (TorchScript only: tests/real_models.py)
+DETECTION_CASES = [pytest.param(name, exporter, opset, id=f"{name}-{exporter}-{opset}")
+                   for name in DETECTION for exporter, opset in EXPORTS if exports_at(name, opset, exporter)]
+
+
+@pytest.mark.oracle
+@pytest.mark.slow
+@pytest.mark.parametrize("name, exporter, opset", DETECTION_CASES)
+def test_a_detection_export_is_scanned_but_for_the_per_box_resize_whose_size_is_data(name, exporter, opset):
+    """Every node listed; every node of the main graph scanned with ONNX Runtime's shapes, where an axis the
+    node leaves alone may stay symbolic (the detections' count follows NonMaxSuppression: one name in and
+    out); a torch equivalent for each and no "differs" for torch.  The keypoint head's per-box resize (a cubic
+    Resize in a Loop, to each box's size: a value, not a shape) is the one node left unscanned, saying so."""
+    model, feeds = exported(name, exporter, opset)
+    truth = ort_resize_shapes(model, feeds)
+    result = scan(model, backend="onnxruntime")
+    assert len(result) == resize_count(model.graph), result.summary()
+    by_node = {n.node: n for n in result}
+    assert set(truth) <= set(by_node), (sorted(truth), sorted(by_node))
+    for node, shapes in truth.items():
+        scanned = by_node[node]
+        assert not any(is_unscanned(f) for f in scanned.findings), [f.message for f in scanned.findings]
+        got = (scanned.input_shape, scanned.output_shape)
+        for axis in range(len(shapes[0])):
+            if isinstance(got[0][axis], str):  # left alone: the same symbolic length in and out
+                assert got[0][axis] == got[1][axis] and shapes[0][axis] == shapes[1][axis], (node, got, shapes)
+            else:
+                assert (got[0][axis], got[1][axis]) == (shapes[0][axis], shapes[1][axis]), (node, got, shapes)
+    per_box = [n for n in result if n.node not in truth]
+    assert len(per_box) == (name == "keypoint_rcnn"), [n.node for n in per_box]
+    for scanned in per_box:
+        text = " ".join(f.message for f in scanned.findings if is_unscanned(f))
+        assert scanned.attributes["mode"] == "cubic" and "at run time" in text and "Loop body" in text, text
+    assert result.exit_status == (1 if per_box else 0), result.summary()
+    for_torch = scan(model, backend="torch")
+    assert all(n.equivalent_in("torch") or n.trivial for n in for_torch if n.node in truth), \
+        [(n.node, n.attributes) for n in for_torch if n.node in truth and not n.equivalent_in("torch")]
+    assert not [f.message for n in for_torch for f in n.findings if f.severity == "differs"]

@@ -1316,9 +1316,11 @@ class _Module:
         """JAX's antialias (True by default) acts only when downscaling: known when the code shows the
         direction (``(n, h // 2, w // 2, c)``, ``(n, h * 2, w * 2, c)``, a scale below or above 1)."""
         direction = None
+        data = api.input or (api.params[0] if api.params else None)  # (the array resized: its first parameter)
+        inputs = {e.id for e, _, _ in bound.get(data, []) if isinstance(e, ast.Name)}
         for param in ("shape", "scale"):
             for expr, where, _ in bound.get(param, []):
-                direction = direction or self.direction(expr, where, param == "scale")
+                direction = direction or self.direction(expr, where, param == "scale", inputs=inputs)
                 if direction is None and param == "shape":
                     direction = self.asserted_direction(expr, where)
         if direction == "down":
@@ -1327,15 +1329,17 @@ class _Module:
             return Arg.known(False, "implied", "the call upscales: antialias acts only when downscaling")
         return Arg((False, True), "unknown", "antialias=True acts only when downscaling")
 
-    def direction(self, expr, at, is_scale: bool = False, depth: int = 0) -> str | None:
-        """'down' or 'up' when a shape (or scale) expression shows the resize's direction."""
+    def direction(self, expr, at, is_scale: bool = False, depth: int = 0, inputs=frozenset()) -> str | None:
+        """'down' or 'up' when a shape (or scale) expression shows the resize's direction: ``h // 2``, ``w * 2``,
+        a scale below or above 1, or a length of the resized input (``inputs``: its names) floor-divided by a
+        factor (``[c, n, h, w] = image.shape`` then ``(c, n, h // f, w // f)``: at most that length)."""
         if depth > 2:
             return None
         if isinstance(expr, ast.Name):
             for func in self.functions(at):
                 assigns = self.function_assigns(func).get(expr.id)
                 if assigns and len(assigns) == 1 and assigns[0][0] is not None:
-                    return self.direction(assigns[0][0], assigns[0][1], is_scale, depth + 1)
+                    return self.direction(assigns[0][0], assigns[0][1], is_scale, depth + 1, inputs)
             return None
         elements = list(expr.elts) if isinstance(expr, (ast.Tuple, ast.List)) else [expr]
         seen = set()
@@ -1354,9 +1358,32 @@ class _Module:
             elif isinstance(e, ast.BinOp) and isinstance(e.op, ast.Mult) and isinstance(e.left, ast.Constant) \
                     and isinstance(e.left.value, (int, float)) and e.left.value > 1:
                 seen.add("up")
+            elif isinstance(e, ast.BinOp) and isinstance(e.op, ast.FloorDiv) and not is_scale \
+                    and self.input_length(e.left, at, inputs):
+                seen.add("down")
         if "down" in seen:
             return "down"
         return "up" if "up" in seen else None
+
+    def input_length(self, expr, at, inputs) -> bool:
+        """Whether ``expr`` is a length of one of the arrays named ``inputs``: ``x.shape[i]``, or a name
+        unpacked from ``x.shape`` (or assigned ``x.shape[i]``) once in the function."""
+        def of_input(e) -> bool:
+            return isinstance(e, ast.Attribute) and e.attr == "shape" and isinstance(e.value, ast.Name) \
+                and e.value.id in inputs
+        if isinstance(expr, ast.Subscript) and of_input(expr.value):
+            return True
+        if not isinstance(expr, ast.Name) or not inputs:
+            return False
+        for func in self.functions(at):
+            assigns = self.function_assigns(func).get(expr.id)
+            if assigns:
+                if len(assigns) != 1:
+                    return False
+                stmt = assigns[0][1]
+                value = getattr(stmt, "value", None)
+                return of_input(value) or (isinstance(value, ast.Subscript) and of_input(value.value))
+        return False
 
     def asserted_direction(self, shape, at) -> str | None:
         """'down' when the function asserts, before the call, that a size the shape is built from is at most
