@@ -90,7 +90,7 @@ class ResizeNode:
     problem: str | None = None   # why the node cannot run or be read (scales not finite, axes out of range, ...)
     readable: bool = True        # False: the node itself could not be read (``problem`` says why)
     origin: str = ""             # the module and source line the exporter recorded (:func:`origin`), or ""
-    unknown_why: str = ""        # why its shapes are not known, when that is known (shape inference ran out of time)
+    unknown_why: str = ""        # why its shapes are not known, when that is known (sizes from values, time)
 
     @property
     def mode(self) -> str:
@@ -335,8 +335,8 @@ def _shape_of(given, name) -> tuple[int, ...]:
 def _infer(model):
     """The model after ONNX shape inference with data propagation (the model itself when inference fails); where
     a Resize/Upsample's shapes stay unknown, ONNX Runtime's symbolic shape inference (when onnxruntime is
-    installed) fills in what it knows (:func:`_symbolic_model`).  Returns the model and why shapes may be
-    missing ("" or the time limit symbolic inference ran past)."""
+    installed) fills in what it knows (:func:`_symbolic_model`).  Returns the model and {Resize output name: why
+    its shapes stay unknown} (its sizes follow run-time values, or symbolic inference ran past its time)."""
     onnx = _onnx()
     try:
         inferred = onnx.shape_inference.infer_shapes(model, check_type=False, strict_mode=False, data_prop=True)
