@@ -40,7 +40,7 @@ def main(argv=None) -> int:
     sys.path.insert(0, ROOT)
     import torch
 
-    from tests.real_models import DETECTION, MODELS, exports_at
+    from tests.real_models import DETECTION, MODELS, exports_at, resize_count
     from tests.torch_exports import export
     sys.path.insert(0, os.path.abspath(args.root))  # the explorer package scanned with
     for name in [m for m in sys.modules if m == "explorer" or m.startswith("explorer.")]:
@@ -62,7 +62,7 @@ def main(argv=None) -> int:
                 start = time.perf_counter()
                 result = scan(model, backend="onnxruntime")
                 seconds += time.perf_counter() - start
-            count = _resize_count(model.graph)
+            count = resize_count(model.graph)
             if len(result) != count:
                 print(f"{name} {exporter} {opset}: the scan lists {len(result)} of {count} nodes", file=sys.stderr)
             models += 1
@@ -78,15 +78,6 @@ def main(argv=None) -> int:
             print(f"{exporter:12} opset {opset:2}: {models} models, {scanned}/{total} nodes scanned in {seconds} s")
     print(f"all: {sum(r[4] for r in rows)}/{sum(r[3] for r in rows)} nodes scanned")
     return 0
-
-
-def _resize_count(graph) -> int:
-    count = 0
-    for node in graph.node:
-        count += node.op_type in ("Resize", "Upsample")
-        for attr in node.attribute:
-            count += sum(_resize_count(g) for g in list(attr.graphs) + ([attr.g] if attr.HasField("g") else []))
-    return count
 
 
 if __name__ == "__main__":

@@ -62,12 +62,73 @@ def _label(path) -> str:
     return printable(os.fspath(path))
 
 
+class FileView:
+    """A read-only view of an open file that indexes and slices like ``bytes``, read with ``os.pread`` a block
+    at a time (the last few blocks kept).  Unlike a memory map, only what is read enters this process's memory:
+    touching a mapped file that sits in the page cache maps whole large folios, megabytes at a time, into the
+    resident set, so a walk over a model's headers would count most of its weights.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryFile() as f:
+    ...     _ = f.write(bytes(range(200)) * 1000)
+    ...     _ = f.flush()
+    ...     view = FileView(f.fileno(), 200_000)
+    ...     len(view), view[5], view[-1], list(view[65534:65538]), len(view[10:150_000])  # across a block
+    (200000, 5, 199, [134, 135, 136, 137], 149990)
+    """
+
+    BLOCK = 1 << 16
+    KEEP = 8
+
+    def __init__(self, fd: int, size: int):
+        self._fd, self._size, self._blocks = fd, int(size), {}
+
+    def __len__(self) -> int:
+        return self._size
+
+    def _read(self, offset: int, length: int) -> bytes:
+        parts, done = [], 0
+        while done < length:
+            chunk = os.pread(self._fd, length - done, offset + done)
+            if not chunk:
+                break
+            parts.append(chunk)
+            done += len(chunk)
+        return b"".join(parts)
+
+    def _block(self, k: int) -> bytes:
+        block = self._blocks.pop(k, None)
+        if block is None:
+            block = self._read(k * self.BLOCK, self.BLOCK)
+            if len(self._blocks) >= self.KEEP:
+                del self._blocks[next(iter(self._blocks))]
+        self._blocks[k] = block  # (most recent last)
+        return block
+
+    def __getitem__(self, key):
+        if isinstance(key, slice):
+            start, stop, step = key.indices(self._size)
+            if step != 1:
+                raise ValueError("a FileView is sliced with step 1 only")
+            if stop <= start:
+                return b""
+            first, last = start // self.BLOCK, (stop - 1) // self.BLOCK
+            if last - first > 1:
+                return self._read(start, stop - start)
+            head = self._block(first)[start - first * self.BLOCK:stop - first * self.BLOCK]
+            return head if first == last else head + self._block(last)[:stop - last * self.BLOCK]
+        index = key + self._size if key < 0 else key
+        if not 0 <= index < self._size:
+            raise IndexError("FileView index out of range")
+        return self._block(index // self.BLOCK)[index % self.BLOCK]
+
+
 def read_file(path, limit: int, *, root=None, what: str = "", through=None) -> bytes:
     """At most ``limit`` bytes of the regular file ``path``; an :class:`UnreadableError` otherwise.
 
     With ``root``, the path must resolve inside it.  ``what`` names the input in messages ("model file", ...).
-    ``through(mapped)``, when given, is called with a read-only memory map of the file (bytes when it is empty)
-    and its result returned instead of the bytes: a reader that needs only part of a large file (a model's graph,
+    ``through(view)``, when given, is called with a :class:`FileView` of the file (bytes when it is empty) and
+    its result returned instead of the bytes: a reader that needs only part of a large file (a model's graph,
     not its weights) never brings the rest into memory.
     """
     label = f"{what} {_label(path)!r}" if what else repr(_label(path))
@@ -101,9 +162,7 @@ def read_file(path, limit: int, *, root=None, what: str = "", through=None) -> b
                 raise UnreadableError(f"{label} has more bytes than the limit of {limit}")
             if info.st_size == 0:
                 return through(b"")
-            import mmap
-            with mmap.mmap(fd, 0, access=mmap.ACCESS_READ) as mapped:
-                return through(mapped)
+            return through(FileView(fd, info.st_size))
         chunks, total = [], 0
         while total <= limit:
             chunk = os.read(fd, min(_CHUNK, limit + 1 - total))

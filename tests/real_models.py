@@ -242,3 +242,13 @@ def exports_at(name: str, opset: int, exporter: str = "torchscript") -> bool:
     """Whether model ``name`` exports at ``opset`` with ``exporter`` (:data:`MIN_OPSET`,
     :data:`TORCHSCRIPT_ONLY`)."""
     return opset >= MIN_OPSET.get(name, 0) and (exporter == "torchscript" or name not in TORCHSCRIPT_ONLY)
+
+
+def resize_count(graph) -> int:
+    """Resize/Upsample nodes of an ONNX graph and of every subgraph of its nodes (the ground truth a scan lists)."""
+    count = 0
+    for node in graph.node:
+        count += node.op_type in ("Resize", "Upsample")
+        for attr in node.attribute:
+            count += sum(resize_count(g) for g in list(attr.graphs) + ([attr.g] if attr.HasField("g") else []))
+    return count

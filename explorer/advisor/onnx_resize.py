@@ -250,13 +250,39 @@ def _set_field(message, descriptor, value):
 
 def _graph_bytes(data, where: str):
     """The model's bytes without the weights' data (:func:`~explorer.advisor.onnx_weightless.weightless`: the
-    initializers larger than :data:`FOLD_BYTES` keep their type and dims); bytes that are not a well-formed
-    message are returned as they are, for the parser to report."""
+    initializers of more than :data:`_SMALL_VALUE_BYTES` keep their type and dims, but those whose values may
+    decide a shape, :func:`_shape_deciding`, up to :data:`FOLD_BYTES`: read in a second pass, when there are
+    any).  So a ResNet's thousands of small convolution and norm weights are never read either: the scan's
+    memory follows the graph.  Bytes that are not a well-formed message are returned as they are, for the
+    parser to report."""
     from .onnx_weightless import weightless
     try:
-        return weightless(data, FOLD_BYTES)
+        light = weightless(data, _SMALL_VALUE_BYTES)
     except (ArgumentValueError, IndexError):
         return bytes(data)
+    try:
+        model = _onnx().ModelProto.FromString(light)
+    except Exception:  # noqa: BLE001 - protobuf's DecodeError (and RecursionError): the parser reports it
+        return light
+    if graph_node_count(model) > SCAN_MAX_GRAPH_NODES:  # (refused by the caller: no walk over it here)
+        return light
+    graph = model.graph
+    deciding = _shape_deciding(graph)
+    wanted = {t.name for t in graph.initializer
+              if t.name in deciding and not _holds_values(t) and not is_external(t) and _tensor_bytes(t) <= FOLD_BYTES}
+    return weightless(data, _SMALL_VALUE_BYTES, keep=wanted) if wanted else light
+
+
+def _holds_values(tensor) -> bool:
+    """Whether an initializer's values are in the model as read: not external, at most :data:`FOLD_BYTES`, and
+    not one whose data the reading left out (:func:`_graph_bytes`)."""
+    if is_external(tensor) or _tensor_bytes(tensor) > FOLD_BYTES:
+        return False
+    return _tensor_bytes(tensor) == 0 or any(len(getattr(tensor, f)) for f in _DATA_FIELDS)
+
+
+#: the fields of a TensorProto that hold its values
+_DATA_FIELDS = ("raw_data", "float_data", "int32_data", "string_data", "int64_data", "double_data", "uint64_data")
 
 
 def graph_node_count(model) -> int:
@@ -343,10 +369,11 @@ def _infer(model):
     except Exception:  # noqa: BLE001 - an invalid or unusual model is still read, without inferred shapes
         inferred = model
     whys: dict = {}
+    light = None
     if _resize_shapes_unknown(inferred.graph):
-        _merge_folded_shapes(inferred, model, onnx)
+        light = _merge_folded_shapes(inferred, model, onnx)
     if _resize_shapes_unknown(inferred.graph):
-        _merge_two_size_shapes(inferred, model, onnx)
+        _merge_two_size_shapes(inferred, model, onnx, light)
     if _resize_shapes_unknown(inferred.graph):
         whys = _data_dependent(inferred.graph)
     if _resize_shapes_unknown(inferred.graph, skip=set(whys)):
@@ -366,17 +393,14 @@ def _infer(model):
 def _unknown_resizes(graph, why: str, outer=None) -> dict:
     """{output name: why} for every Resize/Upsample of ``graph`` and its subgraphs whose shapes are not known."""
     out = {}
-    shapes = dict(outer or {})
-    shapes.update((vi.name, _value_info_shape(vi)) for vi in
-                  list(graph.input) + list(graph.value_info) + list(graph.output))
+    shapes = _Shapes(graph, outer)
     for node in graph.node:
         if node.op_type in OP_TYPES and node.input and node.output:
-            if any(shapes.get(n) is None or not all(_is_length(d) for d in shapes[n])
+            if any(shapes.get(n) is None or not all(_is_length(d) for d in shapes.get(n))
                    for n in (node.input[0], node.output[0])):
                 out[node.output[0]] = why
-        for attr in node.attribute:
-            for sub in list(attr.graphs) + ([attr.g] if attr.HasField("g") else []):
-                out.update(_unknown_resizes(sub, why, shapes))
+        for sub in subgraphs(node):
+            out.update(_unknown_resizes(sub, why, shapes))
     return out
 
 
@@ -399,9 +423,8 @@ def _data_dependent(graph, scopes=(), owner: str = "") -> dict:
                                            f" follow the values of {found} at run time (data, not a shape): "
                                            "no static shape exists; the node's output size is known only when it runs")
                     break
-        for attr in node.attribute:
-            for sub in list(attr.graphs) + ([attr.g] if attr.HasField("g") else []):
-                out.update(_data_dependent(sub, scopes, node.op_type))
+        for sub in subgraphs(node):
+            out.update(_data_dependent(sub, scopes, node.op_type))
     return out
 
 
@@ -438,20 +461,21 @@ def _value_source(name: str, scopes, limit: int = 4096) -> str | None:
     return None
 
 
-def _merge_folded_shapes(inferred, model, onnx) -> None:
+def _merge_folded_shapes(inferred, model, onnx, light=None):
     """Shapes ONNX's own inference reaches once the shape arithmetic it stops at is folded to constants, merged
     into ``inferred``: rounds of folding (:func:`_folded_constants`, on the shapes known so far) and inferring
     again, while that makes more shapes known.  A resize whose scales come from the image's sides (torchvision's
     detection transform) gets its output shape, the padding after it its own, and so on down the network; no
-    sympy is involved, so it stays fast where ONNX Runtime's symbolic inference can take minutes."""
-    light = _without_large_initializers(model)
+    sympy is involved, so it stays fast where ONNX Runtime's symbolic inference can take minutes.  ``light``:
+    the model already made light (:func:`_without_large_initializers`), when the caller has it.  Returns the
+    light model with what was folded (None when none could be made), for inferring it again with more known."""
+    light = _without_large_initializers(model) if light is None else light
     if light is None:
-        return
+        return None
     current, known = inferred, None
     for _ in range(_STATIC_FOLD_ROUNDS):
-        shapes = {vi.name: _value_info_shape(vi) for vi in
-                  list(current.graph.input) + list(current.graph.value_info) + list(current.graph.output)}
-        count = sum(1 for s in shapes.values() if s is not None and all(_is_length(d) for d in s))
+        shapes = _Shapes(current.graph)
+        count = shapes.static_count()
         if known is not None and count <= known:
             break
         known = count
@@ -466,9 +490,10 @@ def _merge_folded_shapes(inferred, model, onnx) -> None:
         _merge_graph_shapes(inferred.graph, again.graph)
         if not _resize_shapes_unknown(inferred.graph):
             break
+    return light
 
 
-def _merge_two_size_shapes(inferred, model, onnx) -> None:
+def _merge_two_size_shapes(inferred, model, onnx, light=None) -> None:
     """Shapes of a model with lengths known only at run time, merged into ``inferred``: a symbolic axis of its
     inputs (a dynamic batch) and the count of what a :data:`RUN_TIME_LENGTHS` node keeps (the boxes
     NonMaxSuppression selects, the elements NonZero finds).  The model is inferred
@@ -476,8 +501,9 @@ def _merge_two_size_shapes(inferred, model, onnx) -> None:
     both does not depend on them (a resized height), one that differs follows them and gets a name (the
     inputs' symbolic name for 2 and 3 when they have one and nothing else varies, else ``runtime_<a>_<b>``:
     two axes with one name had the same length in both runs).  So a dynamic batch, or a detection count,
-    never blocks a node whose resized axes are static, whatever shape arithmetic follows it."""
-    light = _without_large_initializers(model)
+    never blocks a node whose resized axes are static, whatever shape arithmetic follows it.  ``light``: the
+    model made light and folded as far as its static shapes go (:func:`_merge_folded_shapes`), when known."""
+    light = _without_large_initializers(model) if light is None else light
     if light is None:
         return
     names = {d.dim_param for i in model.graph.input for d in i.type.tensor_type.shape.dim
@@ -506,7 +532,7 @@ def _merge_two_size_shapes(inferred, model, onnx) -> None:
             shaped = onnx.shape_inference.infer_shapes(sized, check_type=False, strict_mode=False, data_prop=True)
         except Exception:  # noqa: BLE001 - a model it cannot follow keeps the shapes found so far
             return
-        _merge_folded_shapes(shaped, sized, onnx)
+        _merge_folded_shapes(shaped, sized, onnx, light=sized)
         runs.append({vi.name: vi for vi in list(shaped.graph.value_info) + list(shaped.graph.output)})
     name = next(iter(names)) if len(names) == 1 and "" not in names and not pins else None
     found = {}
@@ -590,19 +616,16 @@ def with_deadline(seconds: float, call, *args, **kwargs):
 def _resize_shapes_unknown(graph, outer=None, skip=frozenset()) -> bool:
     """Whether some Resize/Upsample of ``graph`` or its subgraphs (but those whose output is in ``skip``) has an
     input or output shape not known on an axis it resizes."""
-    shapes = dict(outer or {})
-    shapes.update((vi.name, _value_info_shape(vi)) for vi in
-                  list(graph.input) + list(graph.value_info) + list(graph.output))
+    shapes = _Shapes(graph, outer)
     for node in graph.node:
         if node.op_type in OP_TYPES and node.input and node.output and node.output[0] not in skip:
             before, after = shapes.get(node.input[0]), shapes.get(node.output[0])
             if before is None or after is None or len(before) != len(after) or \
                     any(not (_is_length(n) and _is_length(m)) and (not n or n != m) for n, m in zip(before, after)):
                 return True  # (an axis it leaves alone may stay symbolic: the same name in and out)
-        for attr in node.attribute:
-            for sub in list(attr.graphs) + ([attr.g] if attr.HasField("g") else []):
-                if _resize_shapes_unknown(sub, shapes, skip):
-                    return True
+        for sub in subgraphs(node):
+            if _resize_shapes_unknown(sub, shapes, skip):
+                return True
     return False
 
 
@@ -646,8 +669,7 @@ def _symbolic_model(model):
     for _ in range(_FOLD_ROUNDS):
         if out is not None and not _resize_shapes_unknown(out.graph):
             break
-        shapes = {} if out is None else {vi.name: _value_info_shape(vi) for vi in
-                                         list(out.graph.input) + list(out.graph.value_info) + list(out.graph.output)}
+        shapes = {} if out is None else _Shapes(out.graph)
         folded = _folded_constants(light, shapes)
         if folded is None:
             break
@@ -665,19 +687,32 @@ def _symbolic_model(model):
 _FOLD_ROUNDS = 4
 
 
-def _folded_constants(model, shapes: dict):
+def _folded_constants(model, shapes):
     """A copy of ``model`` (None when nothing folds) whose main-graph nodes computing a value from constants and
     the static shapes of ``shapes`` (name -> shape) alone (shape arithmetic of :data:`FOLDABLE`, at most
-    :data:`FOLD_BYTES` each) are Constant nodes of that value, in place: same node count, same outputs."""
+    :data:`FOLD_BYTES` each) are Constant nodes of that value, in place: same node count, same outputs.  Only
+    values that may decide a shape are folded (:func:`_shape_deciding`): a detection model's anchor grids would
+    be megabytes of constants in every copy inference makes, and tell it nothing their shapes do not."""
     onnx = _onnx()
-    known = {t.name: t for t in model.graph.initializer if _tensor_bytes(t) <= FOLD_BYTES}
+    deciding = _shape_deciding(model.graph)
+    known = {t.name: t for t in model.graph.initializer if _holds_values(t)}
     values: dict = {}
+    constants = {}  # a Constant node's value is read only when a node folded from it needs it
     nodes, changed = [], False
     opset = model_opset(model)
+
+    def ready(name) -> bool:
+        if name in constants:
+            values[name] = _constant_value(constants.pop(name))
+        return values.get(name) is not None or name in known
+
     for node in model.graph.node:
         value = None
         if node.op_type == "Constant":
-            value = _constant_value(node)
+            if len(node.output) == 1:
+                constants[node.output[0]] = node
+        elif not (len(node.output) == 1 and node.output[0] in deciding):
+            pass
         elif node.op_type in ("Shape", "Size") and node.domain in ("", "ai.onnx") and node.input:
             shape = shapes.get(node.input[0])
             if shape is not None and all(_is_length(d) for d in shape):
@@ -689,8 +724,9 @@ def _folded_constants(model, shapes: dict):
                 changed = True
         elif (node.op_type in FOLDABLE and node.op_type not in ("Shape", "Size") and node.domain in ("", "ai.onnx")
               and len(node.output) == 1 and node.input
-              and all(not i or i in values or i in known for i in node.input)):
-            feeds = {i: values[i] if i in values else onnx.numpy_helper.to_array(known[i]) for i in node.input if i}
+              and all(not i or ready(i) for i in node.input)):
+            feeds = {i: values[i] if values.get(i) is not None else onnx.numpy_helper.to_array(known[i])
+                     for i in node.input if i}
             try:
                 value = _evaluate([node], feeds, node.output[0], opset)
             except Exception:  # noqa: BLE001 - a node the evaluator cannot run stays as it is
@@ -740,8 +776,8 @@ def _without_large_initializers(model):
     values decide no shape (:func:`_shape_deciding`: a ResNet's many small convolution and norm weights), and
     ``Constant`` nodes whose tensor is stored as external data, become graph inputs of the same type and shape:
     inference needs their shapes, never their values, and no external file is ever read.  So each round of
-    inference copies the graph and its shape arithmetic, not megabytes of weights.  A model with another node holding external data, or external
-    data inside a subgraph or function, gets None."""
+    inference copies the graph and its shape arithmetic, not megabytes of weights.  A model with another node
+    holding external data, or external data inside a subgraph or function, gets None."""
     onnx = _onnx()
     for function in model.functions:
         if any(_external_attribute(node) for node in function.node):
@@ -773,7 +809,7 @@ def _without_large_initializers(model):
         size = _tensor_bytes(tensor)
         if size > _SMALL_VALUE_BYTES and size <= FOLD_BYTES and not is_external(tensor) and decide is None:
             decide = _shape_deciding(model.graph)
-        if is_external(tensor) or size > FOLD_BYTES or (size > _SMALL_VALUE_BYTES and tensor.name not in decide):
+        if not _holds_values(tensor) or (size > _SMALL_VALUE_BYTES and tensor.name not in decide):
             if tensor.name not in names:
                 graph.input.append(onnx.helper.make_tensor_value_info(tensor.name, tensor.data_type,
                                                                       list(tensor.dims)))
@@ -802,9 +838,8 @@ def _shape_deciding(graph) -> set:
     for node in graph.node:
         positions = _SHAPE_INPUTS.get(node.op_type, (1,) if node.op_type.startswith("Reduce") else ())
         stack.extend(node.input[i] for i in positions if i < len(node.input))
-        for attr in node.attribute:
-            for sub in list(attr.graphs) + ([attr.g] if attr.HasField("g") else []):
-                stack.extend(_names_read(sub))
+        for sub in subgraphs(node):
+            stack.extend(_names_read(sub))
     seen = set()
     while stack:
         name = stack.pop()
@@ -824,14 +859,13 @@ def _names_read(graph) -> set:
         g = stack.pop()
         for node in g.node:
             out.update(node.input)
-            for attr in node.attribute:
-                stack.extend(list(attr.graphs) + ([attr.g] if attr.HasField("g") else []))
+            stack.extend(subgraphs(node))
     return out
 
 
 def _external_in_subgraphs(node) -> bool:
     """Whether a subgraph of ``node`` (a walk without recursion) holds a tensor stored as external data."""
-    stack = [g for a in node.attribute for g in list(a.graphs) + ([a.g] if a.HasField("g") else [])]
+    stack = subgraphs(node)
     while stack:
         graph = stack.pop()
         if any(is_external(t) for t in graph.initializer):
@@ -839,7 +873,7 @@ def _external_in_subgraphs(node) -> bool:
         for inner in graph.node:
             if _external_attribute(inner):
                 return True
-            stack.extend(g for a in inner.attribute for g in list(a.graphs) + ([a.g] if a.HasField("g") else []))
+            stack.extend(subgraphs(inner))
     return False
 
 
@@ -848,10 +882,12 @@ def _merge_shapes(graph, found: dict):
     more (its symbolic names are consistent across the graph: a dynamic batch is one name, not one per value)."""
     known = {vi.name: vi for vi in list(graph.input) + list(graph.value_info) + list(graph.output)}
     for name, new in found.items():
+        vi = known.get(name)
+        if vi is not None and vi.type == new.type:
+            continue
         shape = _value_info_shape(new)
         if shape is None:
             continue
-        vi = known.get(name)
         old = _value_info_shape(vi) if vi is not None else None
         if old is not None and (len(old) != len(shape) or
                                 sum(map(_is_length, old)) > sum(map(_is_length, shape))):
@@ -898,18 +934,51 @@ class _Graph:
         return self.parent.producer(name) if self.parent is not None else None
 
 
+def attribute_graphs(attr) -> list:
+    """The subgraphs one attribute holds: ``g`` (an If's branch, a Loop's body) and ``graphs`` (a list of them)."""
+    return list(attr.graphs) + ([attr.g] if attr.HasField("g") else [])
+
+
+def subgraphs(node) -> list:
+    """Every subgraph of ``node``'s attributes (none for a node that is not a Loop, If, Scan or the like)."""
+    return [g for attr in node.attribute for g in attribute_graphs(attr)]
+
+
 def _value_info_shape(vi):
-    if not vi.type.HasField("tensor_type") or not vi.type.tensor_type.HasField("shape"):
+    """A value_info's shape: a tuple of lengths (int), symbolic names (str) and None for an unknown dimension;
+    None when no shape is known."""
+    tensor = vi.type.tensor_type
+    if not vi.type.HasField("tensor_type") or not tensor.HasField("shape"):
         return None
     dims = []
-    for d in vi.type.tensor_type.shape.dim:
-        if d.HasField("dim_value"):
-            dims.append(int(d.dim_value))
-        elif d.HasField("dim_param"):
-            dims.append(d.dim_param)
-        else:
-            dims.append(None)
+    for d in tensor.shape.dim:
+        kind = d.WhichOneof("value")
+        dims.append(d.dim_value if kind == "dim_value" else d.dim_param if kind == "dim_param" else None)
     return tuple(dims)
+
+
+class _Shapes:
+    """name -> shape (:func:`_value_info_shape`) of a graph's inputs, value_info and outputs, and of what it sees
+    of ``outer`` (the graph a subgraph is in); each shape is read when asked for, so a look at a few Resize
+    nodes does not read the shapes of the thousands of values around them."""
+
+    def __init__(self, graph, outer: "_Shapes | None" = None):
+        self.infos = {vi.name: vi for vi in (*graph.input, *graph.value_info, *graph.output)}
+        self.outer, self.read = outer, {}
+
+    def get(self, name, default=None):
+        if name in self.read:
+            return self.read[name]
+        vi = self.infos.get(name)
+        if vi is None:
+            return self.outer.get(name, default) if self.outer is not None else default
+        shape = self.read[name] = _value_info_shape(vi)
+        return shape
+
+    def static_count(self) -> int:
+        """How many values of the graph itself have a shape of lengths only."""
+        return sum(1 for vi in self.infos.values() if vi.type.tensor_type.HasField("shape")
+                   and all(d.WhichOneof("value") == "dim_value" for d in vi.type.tensor_type.shape.dim))
 
 
 def _tensor_bytes(tensor) -> int:
@@ -965,9 +1034,7 @@ def _constant(graph: _Graph, name: str):
         seen += 1
         tensor = graph.initializer(name)
         if tensor is not None:
-            if is_external(tensor) or _tensor_bytes(tensor) > FOLD_BYTES:
-                return None
-            return onnx.numpy_helper.to_array(tensor)
+            return onnx.numpy_helper.to_array(tensor) if _holds_values(tensor) else None
         node = graph.producer(name)
         if node is None:
             return None
@@ -1310,9 +1377,9 @@ def _walk(graph: _Graph, opset: int):
         if node.op_type in OP_TYPES and node.domain in ("", "ai.onnx"):
             yield graph, node
         for attr in node.attribute:
-            subgraphs = list(attr.graphs) + ([attr.g] if attr.HasField("g") else [])
-            for k, sub in enumerate(subgraphs):
-                index = f"[{k}]" if len(subgraphs) > 1 else ""
+            held = attribute_graphs(attr)
+            for k, sub in enumerate(held):
+                index = f"[{k}]" if len(held) > 1 else ""
                 path = f"{graph.path}/{node.name or node.op_type}.{attr.name}{index}"
                 yield from _walk(_Graph(sub, graph, path.lstrip("/")), opset)
 

@@ -5,8 +5,8 @@ uses; never the weights' values.  :func:`weightless` walks the protocol-buffer w
 (``graph`` is field 7; in ``GraphProto``, ``initializer`` is field 5; in ``TensorProto``, the data fields are
 ``float_data`` 4, ``int32_data`` 5, ``string_data`` 6, ``int64_data`` 7, ``raw_data`` 9, ``double_data`` 10 and
 ``uint64_data`` 11, as in onnx/onnx.proto3) and copies every byte but the data of the initializers larger than
-``limit``: those keep their name, type and dims.  Read through a memory map, the weights' pages are never
-touched, so a scan's memory follows the graph, not the file.
+``limit``: those keep their name, type and dims.  Read through :class:`explorer.reading.FileView` (``pread``
+of the parts walked), the weights' bytes are never read, so a scan's memory follows the graph, not the file.
 
 >>> from onnx import TensorProto, helper, numpy_helper
 >>> import numpy as np
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from ..errors import ArgumentValueError
 
-_MODEL_GRAPH, _GRAPH_INITIALIZER = 7, 5
+_MODEL_GRAPH, _GRAPH_INITIALIZER, _TENSOR_NAME = 7, 5, 8
 _TENSOR_DATA = frozenset({4, 5, 6, 7, 9, 10, 11})
 
 
@@ -87,10 +87,18 @@ def _tensor(buf, start: int, end: int, limit: int) -> bytes:
     return bytes(out)
 
 
-def _graph(buf, start: int, end: int, limit: int) -> bytes:
+def _tensor_name(buf, start: int, end: int) -> str:
+    for field, wire, _, payload, stop in _fields(buf, start, end):
+        if field == _TENSOR_NAME and wire == 2:
+            return bytes(buf[payload:stop]).decode("utf-8", "replace")
+    return ""
+
+
+def _graph(buf, start: int, end: int, limit: int, keep: frozenset) -> bytes:
     out = bytearray()
     for field, wire, begin, payload, stop in _fields(buf, start, end):
-        if field == _GRAPH_INITIALIZER and wire == 2 and stop - payload > limit:
+        if field == _GRAPH_INITIALIZER and wire == 2 and stop - payload > limit and \
+                not (keep and _tensor_name(buf, payload, stop) in keep):
             tensor = _tensor(buf, payload, stop, limit)
             out += _encode_varint(field << 3 | 2) + _encode_varint(len(tensor)) + tensor
         else:
@@ -98,13 +106,14 @@ def _graph(buf, start: int, end: int, limit: int) -> bytes:
     return bytes(out)
 
 
-def weightless(buf, limit: int) -> bytes:
-    """The bytes of the ``ModelProto`` in ``buf`` (bytes, a memoryview or an mmap) with the data of every main-graph
-    initializer larger than ``limit`` bytes left out (its name, type and dims kept)."""
+def weightless(buf, limit: int, keep=frozenset()) -> bytes:
+    """The bytes of the ``ModelProto`` in ``buf`` (bytes, a memoryview, an mmap or a FileView) with the data of every main-graph
+    initializer larger than ``limit`` bytes left out (its name, type and dims kept), but those named in ``keep``."""
     out = bytearray()
+    keep = frozenset(keep)
     for field, wire, begin, payload, stop in _fields(buf, 0, len(buf)):
         if field == _MODEL_GRAPH and wire == 2:
-            graph = _graph(buf, payload, stop, limit)
+            graph = _graph(buf, payload, stop, limit, keep)
             out += _encode_varint(field << 3 | 2) + _encode_varint(len(graph)) + graph
         else:
             out += buf[begin:stop]

@@ -30,7 +30,7 @@ from onnx import TensorProto, helper  # noqa: E402
 from explorer.__main__ import main  # noqa: E402
 from explorer.advisor.scan import scan  # noqa: E402
 from explorer.advisor.scan import is_unscanned  # noqa: E402
-from tests.real_models import DETECTION, MODELS, exports_at  # noqa: E402
+from tests.real_models import DETECTION, MODELS, exports_at, resize_count  # noqa: E402
 from tests.torch_exports import export  # noqa: E402
 
 #: every model at these exports (TorchScript below opset 18 writes GroupNorm and shapes as arithmetic the scan
@@ -54,16 +54,6 @@ def exported(name, exporter, opset):
     names = ("x", "t", "c")[:len(args)]
     model = export(module, args, exporter, opset, input_names=names)
     return model, {n: a.numpy() for n, a in zip(names, args)}
-
-
-def resize_count(graph) -> int:
-    """Resize/Upsample nodes of a graph and of every subgraph of its nodes."""
-    count = 0
-    for node in graph.node:
-        count += node.op_type in ("Resize", "Upsample")
-        for attr in node.attribute:
-            count += sum(resize_count(g) for g in list(attr.graphs) + ([attr.g] if attr.HasField("g") else []))
-    return count
 
 
 def ort_resize_shapes(model, feeds) -> dict:

@@ -245,3 +245,28 @@ def test_a_model_file_is_read_without_its_weights(tmp_path):
     assert loaded["r_sizes"] == model.graph.initializer[1]
     [node] = scan(str(path))
     assert node.output_shape == (1, 3, 5, 5) and node.equivalents
+
+
+def test_small_weights_are_left_out_and_a_larger_constant_that_decides_a_shape_is_read(tmp_path):
+    """Weights of a few KiB (a ResNet's convolutions and norms) are weights too: their data is not read.  A
+    constant of the same size whose values decide a shape (here a table of side lengths a Gather picks the
+    resize's sizes from) is read in a second pass, so the node's output shape is still known."""
+    import numpy as np
+    from onnx import numpy_helper
+
+    from explorer.advisor.onnx_resize import load_model
+
+    table = numpy_helper.from_array(np.arange(1000, dtype=np.int64) + 1, "sides")  # 8000 bytes: > 4 KiB
+    small_weight = numpy_helper.from_array(np.ones((3, 3, 11, 11), np.float32), "conv_w")  # 4356 bytes
+    nodes = [helper.make_node("Gather", ["sides", "pick"], ["r_sizes"], axis=0),
+             helper.make_node("Conv", ["x", "conv_w"], ["c"], pads=[5, 5, 5, 5]),
+             helper.make_node("Resize", ["c", "", "", "r_sizes"], ["y"], name="r", mode="nearest")]
+    pick = helper.make_tensor("pick", TensorProto.INT64, [4], [0, 2, 6, 8])
+    model = make_model(nodes, [table, small_weight, pick])
+    path = tmp_path / "m.onnx"
+    path.write_bytes(model.SerializeToString())
+    loaded = {t.name: t for t in load_model(str(path)).graph.initializer}
+    assert len(loaded["conv_w"].raw_data) == 0 and list(loaded["conv_w"].dims) == [3, 3, 11, 11]
+    assert loaded["sides"] == model.graph.initializer[0]
+    [node] = scan(str(path))
+    assert node.output_shape == (1, 3, 7, 9) and node.equivalents, node.findings
