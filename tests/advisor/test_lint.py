@@ -219,11 +219,33 @@ def test_a_partly_known_mode_warns_with_the_value_it_has_where_it_is_set(tmp_pat
     assert issue.message.startswith("With mode='bicubic' (default of parameter `upscale_mode`")
 
 
-def test_rust_is_judged_only_for_its_own_library(tmp_path):
+def test_rust_is_judged_for_its_own_library_and_ported_to_the_other_rust_one_only(tmp_path):
     root = project(tmp_path, **{"m.rs": "let o = InterpolateOptions::new(InterpolateMode::Lanczos3);\n"})
     report = lint(root, backend="torch")
     assert list(report) == [] and len(report.not_judged) == 1
     assert ("error", "burn-tch-lanczos3-forward") in issues_at(lint(root, backend="burn-tch"), "m.rs", 1)
+
+
+def test_burn_model_code_ported_to_candle_is_judged_as_candle_computes_it(tmp_path):
+    """A Burn model's bilinear resize ported to candle: candle's bilinear upsample has no backward, so a trained
+    port fails; the same call in an example binary (``example/main.rs``, forward only) is not an error."""
+    code = textwrap.dedent("""
+        use burn::nn::interpolate::{Interpolate2dConfig, InterpolateMode};
+        fn up<B: Backend>(x: Tensor<B, 4>) -> Tensor<B, 4> {
+            Interpolate2dConfig::new()
+                .with_output_size(Some([64, 64]))
+                .with_mode(InterpolateMode::Linear)
+                .init()
+                .forward(x)
+        }
+        fn main() {}
+    """)
+    root = project(tmp_path, **{"src/head.rs": code, "example/main.rs": code})
+    report = lint(root, backend="candle", training=True)
+    assert not report.not_judged
+    model = {i.severity for i in report if i.site.path == "src/head.rs" and i.rule == "candle-bilinear-backward"}
+    example = {i.severity for i in report if i.site.path == "example/main.rs" and i.rule == "candle-bilinear-backward"}
+    assert model == {"error"} and "error" not in example, [(i.site.path, i.severity, i.rule) for i in report]
 
 
 def test_burn_defaults_differ_from_torch(tmp_path):
@@ -297,3 +319,37 @@ def test_bad_arguments_fail_before_reading(tmp_path):
         lint(tmp_path, backend="burn-tch", min_severity="loud")
     with pytest.raises(FileNotFoundError, match="does not exist"):
         lint(tmp_path / "nope", backend="burn-tch")
+
+
+def test_a_layers_weight_loading_and_a_post_processor_run_outside_the_model(tmp_path):
+    """Keras 3's ``load_own_variables`` resizing a stored position embedding loads weights (a failure there is a
+    warning, not the layer's error); a ``PostProcess*`` class's resize runs after the model.  The same resize in
+    the layer's ``call`` stays an error."""
+    root = project(tmp_path, **{"layers.py": '''
+        import keras
+        from keras import ops
+        import torch.nn.functional as F
+        from torch import nn
+
+        class PositionEmbedding(keras.layers.Layer):
+            def call(self, x):
+                return ops.image.resize(x, size=[7, 7], interpolation="bilinear", antialias=True)
+
+            def load_own_variables(self, store):
+                pos = ops.image.resize(store["0"], size=[7, 7], interpolation="bilinear", antialias=True)
+                self.pos_embed.assign(pos)
+
+        class PostProcessPanoptic(nn.Module):
+            def forward(self, masks, size):
+                return F.interpolate(masks, size=size, mode="bilinear")
+
+        class Head(nn.Module):
+            def forward(self, masks, size):
+                return F.interpolate(masks, size=size, mode="bilinear")
+    '''})
+    burn = lint(root, backend="burn-tch", training=True)
+    severities = {line: {i.severity for i in burn if i.site.line == line} for line in (8, 11)}
+    assert "error" in severities[8] and severities[11] and "error" not in severities[11], severities
+    candle = lint(root, backend="candle", training=True)
+    assert "error" not in {i.severity for i in candle if i.site.line == 16}
+    assert ("error", "candle-bilinear-backward") in issues_at(candle, "layers.py", 20)

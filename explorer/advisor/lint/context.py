@@ -48,8 +48,10 @@ _POST_FUNCTION = re.compile(r"^_*(post_?process|infer($|_|ence)|predict($|_)|eva
                             r"record_prediction|save_prediction)|(^|_)metrics?($|_)", re.IGNORECASE)
 #: Names of functions that convert or load a checkpoint's weights once, on the host (``load_resized_weights``,
 #: ``convert_weights``): what they resize is a weight on its way in, not a layer of the model.
-_LOAD_FUNCTION = re.compile(r"^_*(load|convert|port|transfer)_(\w+_)?(weights?|checkpoint|state_dict|params)($|_)",
-                            re.IGNORECASE)
+_LOAD_FUNCTION = re.compile(r"^_*(load|convert|port|transfer)_(\w+_)?(weights?|checkpoint|state_dict|params|variables)"
+                            r"($|_)", re.IGNORECASE)
+#: Names of classes whose code runs before the model or after it: ``PostProcessPanoptic``, ``PreprocessLayer``.
+_CLASS_CONTEXT = re.compile(r"^_*(post|pre)_?process", re.IGNORECASE)
 #: A file that shows it trains what it runs.
 TRAINS = re.compile(r"\.backward\s*\(|\bautograd\.grad\s*\(|\bjax\.(value_and_)?grad\s*\(|\bvalue_and_grad\s*\("
                     r"|\.gradient\s*\(|\boptim(?:izer)?\b|\boptax\b|\bbackward_step\b|\bAdamW?\b|\bSGD\b"
@@ -84,8 +86,9 @@ def function_context(name: str) -> str | None:
     None.
 
     >>> [function_context(n) for n in ("preprocess_video", "_update_metrics", "infer", "forward", "metric_fn",
-    ...                                "load_resized_weights", "load_model", "_decode_and_center_crop")]
-    ['preprocessing', 'evaluation', 'evaluation', None, 'evaluation', 'script', None, 'preprocessing']
+    ...                                "load_resized_weights", "load_model", "_decode_and_center_crop",
+    ...                                "load_own_variables")]
+    ['preprocessing', 'evaluation', 'evaluation', None, 'evaluation', 'script', None, 'preprocessing', 'script']
     """
     if _LOAD_FUNCTION.search(name):
         return "script"
@@ -94,6 +97,19 @@ def function_context(name: str) -> str | None:
     if _POST_FUNCTION.search(name):
         return "evaluation"
     return None
+
+
+def class_context(name: str) -> str | None:
+    """The context a class's name says: a post-processor's code runs after the model (evaluation), a
+    pre-processor's before it; None for any other class.
+
+    >>> [class_context(n) for n in ("PostProcessPanoptic", "ImagePreprocessor", "Preprocessor", "UNet")]
+    ['evaluation', None, 'preprocessing', None]
+    """
+    m = _CLASS_CONTEXT.match(name)
+    if m is None:
+        return None
+    return "preprocessing" if m.group(1).lower() == "pre" else "evaluation"
 
 
 def rust_test_lines(code: str) -> set[int]:

@@ -9,7 +9,8 @@ Where a call runs decides the question asked:
   Burn is asked about as the op Burn's ONNX import writes for it (``onnx_import.py``);
 * a host-side call (Pillow, OpenCV, torchvision on PIL images) stays in its own library, on the CPU, without
   gradients, compared with itself: only what fails there is reported;
-* Rust Burn code is judged only for a Burn backend, candle code for candle.
+* Rust code is judged for its own library and ported to the other Rust one (a Burn model moved to candle is
+  asked about as candle computes the same mode), never to a Python framework.
 
 Every value the code may pass is asked about (a *variant*).  A finding of every variant is certain; one that
 holds only on a branch the code picks between (``"bicubic" if hq else "nearest"``) is a warning naming the
@@ -51,7 +52,7 @@ HOST_BACKEND = {"pillow": "pillow", "opencv": "opencv", "torch": "torch", "tenso
                 "jax": "jax"}
 #: Libraries that only run on the host: linting for one of them judges their calls as written.
 HOST_LIBRARIES = ("pillow", "opencv")
-#: Libraries of Rust code: judged only on a backend of the same library.
+#: Libraries of Rust code: judged on a backend of one of them only (its own, or ported to the other).
 NATIVE_ONLY = ("burn", "candle")
 MAX_VARIANTS = 64
 #: Contexts outside the model (``context.py``): a failure there is not the model's.
@@ -224,8 +225,8 @@ class Judge:
             return "host"
         if same:
             return "native"
-        if site.library in NATIVE_ONLY:
-            return "skip"
+        if site.library in NATIVE_ONLY and self.backend.library not in NATIVE_ONLY:
+            return "skip"  # (Rust code is ported to the other Rust library, not to a Python framework)
         return "ported"
 
     def judge(self, site: Site) -> Verdict:
@@ -263,8 +264,10 @@ class Judge:
         if role == "ported" and site.library in CONVENTION_SOURCES:
             verdict.issues.extend(self.legacy_issues(site))
         around = site.context == "script" and not site.in_model  # a script's own code around the model it runs
-        if site.context in OUTSIDE_MODEL or around:
-            where = "a script's code outside the model" if around else f"{site.context} code"
+        loading = site.context == "script" and site.extra.get("loads_weights")  # a model's weights on their way in
+        if site.context in OUTSIDE_MODEL or around or loading:
+            where = (f"code that loads weights (`{loading}`)" if loading else
+                     "a script's code outside the model" if around else f"{site.context} code")
             _soften(verdict.issues, "warning", f"in {where}",
                     f"In {where} (it runs before or after the model, without gradients)")
         if site.extra.get("branch"):

@@ -35,7 +35,7 @@ import numpy as np
 
 from ...conventions import registry
 from . import apis
-from .context import TRAINS, function_context, path_context
+from .context import TRAINS, class_context, function_context, path_context
 from .sites import CERTAIN, NO_BRANCH, Arg, Site, snippet_of, source_lines, table_mode
 
 MAX_DEPTH = 8
@@ -1295,6 +1295,9 @@ class _Module:
         in_model, function = self.in_model(call), None
         if named and in_model is None and not differentiated:
             extra["named_context"] = (training, exported)
+        if named and context == "script" and in_model:  # a layer's weight loading (Keras `load_own_variables`)
+            extra["loads_weights"] = next((f.name for f in reversed(self.functions(call))
+                                           if function_context(getattr(f, "name", "")) == "script"), "")
         if in_model is None and not differentiated and (context == "model" or named):
             funcs = self.functions(call)
             if funcs and isinstance(funcs[-1], (ast.FunctionDef, ast.AsyncFunctionDef)) \
@@ -1450,6 +1453,9 @@ class _Module:
                 return "preprocessing"
             if name and function_context(name):
                 return function_context(name), "function"
+        for node in self.ancestors(call):
+            if isinstance(node, ast.ClassDef) and class_context(node.name):
+                return class_context(node.name), "class"
         if _MAIN_GUARD.search(self.text) and not TRAINS.search(self.text) and self.enclosing_class(call) is None \
                 and (_COMMAND_LINE.search(self.text) or self.gradients(call) is False):
             return "script"  # a program that does not train (a command line, or no_grad): its code runs around a model

@@ -285,7 +285,7 @@ class _Reader:
         self._lets: dict[str, list] | None = None
         self.test_lines = rust_tests(code)
         found = path_context(path)
-        if found is None and re.search(r"(^|[/\\])examples[/\\]", path) and re.search(r"\bfn\s+main\s*\(", code):
+        if found is None and re.search(r"(^|[/\\])examples?[/\\]", path) and re.search(r"\bfn\s+main\s*\(", code):
             found = "script"  # an example's binary
         if found == "script" and TRAINS.search(code):
             found = None
