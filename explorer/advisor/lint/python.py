@@ -1451,11 +1451,11 @@ class _Module:
             name = getattr(func, "name", None)
             if name and self._mapped(name):
                 return "preprocessing"
-            if name and function_context(name):
-                return function_context(name), "function"
+            if name and (said := function_context(name)):
+                return said, "function"
         for node in self.ancestors(call):
-            if isinstance(node, ast.ClassDef) and class_context(node.name):
-                return class_context(node.name), "class"
+            if isinstance(node, ast.ClassDef) and (said := class_context(node.name)):
+                return said, "class"
         if _MAIN_GUARD.search(self.text) and not TRAINS.search(self.text) and self.enclosing_class(call) is None \
                 and (_COMMAND_LINE.search(self.text) or self.gradients(call) is False):
             return "script"  # a program that does not train (a command line, or no_grad): its code runs around a model
