@@ -140,6 +140,18 @@ def test_every_panel_of_a_row_has_one_zoom(chromium, voila_server, width, height
             assert best >= 2, (best, grid)  # 256 + 4 x 102 pixels, 2x, fit a 1920-pixel projector
         crops = [zooms[k] for k in zooms if k.endswith("_crop") or k.startswith("crop:")]
         assert len(set(crops)) == 1, zooms
+        # the images of a row start at one height, also where one panel's title wraps onto a second line
+        rows = root.locator(".explorer-figure-modes").evaluate("""(el) => {
+            const rows = {};
+            for (const img of el.querySelectorAll('img[data-key]')) {
+                const cell = img.closest('.xf-cell'), r = getComputedStyle(cell).gridRowStart;
+                const title = cell.querySelector('.xf-title');
+                (rows[r] = rows[r] || []).push([img.dataset.key, Math.round(img.getBoundingClientRect().top),
+                                                 Math.round(title.getBoundingClientRect().height)]);
+            }
+            return rows; }""")
+        for row in rows.values():
+            assert len({top for _, top, _ in row}) == 1, row
         ui.screenshot(page, f"lecture-{width}x{height}-modes-zoom.png")
     finally:
         page.context.close()

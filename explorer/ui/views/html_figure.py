@@ -59,8 +59,11 @@ STYLE = f"""
 .xf-part > .widget-label {{ display: none; }}
 .xf-row {{ grid-column: 1 / -1; font-size: {FIGURE_TEXT}; color: #444; border-bottom: 1px solid #ddd;
            margin-top: 4px; }}
-.xf-cell {{ min-width: 0; }}
-.xf-title {{ font-size: {FIGURE_TITLE}; line-height: 1.3; overflow-wrap: anywhere; margin-bottom: 3px; }}
+/* a panel spans its row's title and image grid rows (a subgrid): a title that wraps onto two lines moves the
+   images of its whole row down together, never its own image alone */
+.xf-cell {{ min-width: 0; display: grid; grid-template-rows: subgrid; align-content: start; }}
+.xf-title {{ font-size: {FIGURE_TITLE}; line-height: 1.3; overflow-wrap: anywhere; margin-bottom: 3px;
+             align-self: end; }}
 .xf-error {{ color: #b00000; font-size: {FIGURE_TEXT}; overflow-wrap: anywhere; }}
 .xf-cell img {{ image-rendering: pixelated; max-width: none !important; height: auto; display: block; }}
 .xf-bar {{ font-size: {FIGURE_TEXT}; align-self: center; overflow-wrap: anywhere; }}
@@ -241,16 +244,17 @@ def _cells(fig: PanelFigure):
     row's colour bar sits in the last column."""
     n = fig.columns
     for i, (label, keys) in enumerate(fig.rows):
-        row = 2 * i + 1
+        row = 3 * i + 1  # three grid rows a figure row: its label, the panels' titles, their images
         if label:
             yield None, row, "1 / -1", f"<div class='xf-row'>{H.escape(label)}</div>"
         extent, ratio = row_extent(fig, keys), row_ratio(fig, keys)
         for j, key in enumerate(keys):
             if key is not None:
-                yield key, row + 1, j + 1, panel_html(fig.panels[key], key, ratio, n, label, extent and extent[1])
+                yield (key, f"{row + 1} / span 2", j + 1,
+                       panel_html(fig.panels[key], key, ratio, n, label, extent and extent[1]))
         bar = fig.bars.get(i)
         if bar is not None:
-            yield None, row + 1, n + 1, bar_html(bar)
+            yield None, f"{row + 1} / span 2", n + 1, bar_html(bar)
 
 
 def template_columns(fig: PanelFigure) -> str:
