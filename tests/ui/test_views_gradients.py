@@ -115,3 +115,21 @@ def test_a_library_without_gradients_shows_the_transpose_and_says_so():
     assert "no gradient" in r.notes and "transpose" in r.notes
     torch = compute_gradients(IMAGE, ["bilinear"], "random", scale=0.5, seed=3).results["bilinear"]
     assert torch.notes == ""
+
+
+@pytest.mark.parametrize("upstream,shown", [("ones", 1), ("random", 1), ("rectangle", 1), ("mse", 3)])
+def test_the_upstream_row_shows_one_panel_when_every_mode_gets_the_same_gradient(upstream, shown):
+    """The Gradients tab used to open on three identical solid squares (dL/dy = ones for every mode): the row
+    keeps one, titled as every mode's; ``mse`` reads each mode's output, so each mode keeps its own panel."""
+    modes = ["nearest", "bilinear", "bicubic"]
+    data = compute_gradients(IMAGE, modes, upstream, scale=0.6, seed=5)
+    fig = gradients_panels(data)
+    label, keys = fig.rows[-1]
+    assert label.startswith("upstream gradient")
+    drawn = [k for k in keys if k is not None]
+    assert len(drawn) == shown, keys
+    ups = [data.results[m].upstream for m in modes]
+    assert all(np.array_equal(ups[0], u) for u in ups) == (shown == 1)
+    if shown == 1:
+        assert "every mode" in fig.panels[drawn[0]].title
+        assert ("every value 1" in fig.panels[drawn[0]].title) == (upstream == "ones")

@@ -77,9 +77,24 @@ def gradients_panels(data: GradientsData) -> PanelFigure:
             ("zoom on dL/dx in the orange box: every pixel", [f"grad_zoom:{m}" for m in labels]),
             ("zoom on the coverage in the box: red pixels never receive a gradient",
              [f"coverage_zoom:{m}" for m in labels]),
-            ("upstream gradient dL/dy, output space", [f"upstream:{m}" for m in labels])]
+            ("upstream gradient dL/dy, output space", _upstream_row(panels, data, labels))]
     widths = [max(o[1], i[1]) for o, i in zip(outputs, inputs)]
     return PanelFigure("gradients", rows, panels, bars, gradients_caption(data), widths)
+
+
+def _upstream_row(panels, data: GradientsData, labels) -> list:
+    """The keys of the upstream row: one panel per mode, or only the first when every mode got the same dL/dy
+    (every upstream but ``mse``, which reads each mode's output): a row of identical squares says nothing the
+    one does not, and its title then says it is every mode's (and the value when it is constant)."""
+    keys = [f"upstream:{m}" for m in labels]
+    ups = [r.upstream for r in data.results.values() if isinstance(r, GradientResult)]
+    if len(ups) < 2 or len(ups) < len(labels) or any(not np.array_equal(ups[0], u) for u in ups[1:]):
+        return keys
+    first = panels[keys[0]]
+    lo, hi = float(ups[0].min()), float(ups[0].max())
+    value = f", every value {lo:g}" if lo == hi else ""
+    first.title = f"every mode's (the same): {first.title.split(': ', 1)[1]}{value}"  # the size, any overview
+    return keys[:1] + [None] * (len(keys) - 1)
 
 
 def _mode_panels(panels, label, r, box, limits_of_spaces, image_shape):
