@@ -20,7 +20,7 @@ from ..errors import ArgumentTypeError, ArgumentValueError
 from ..validate import is_bfloat16, is_float
 from .backend_calls import compute, output_size
 from .findings import Finding, Fix, describe_change, findings_for, make_fix
-from .knowledge import load
+from .knowledge import ModeUnavailable, load
 from .snippets import burn_backend_code, resize_code
 from .question import Question
 
@@ -157,8 +157,11 @@ def suggest_fixes(x, mode=None, backend=None, size=None, scale_factor=None, grad
                                 "and size or scale_factor")
     reference = question.pop("reference", None)
     question.setdefault("dtype", x.dtype)
-    setup = Question.of(mode=mode, backend=backend, spatial_dims=x.ndim - 2, scale_factor=scale_factor,
-                        reference=reference or "torch", **question)
+    try:
+        setup = Question.of(mode=mode, backend=backend, spatial_dims=x.ndim - 2, scale_factor=scale_factor,
+                            reference=reference or "torch", **question)
+    except ModeUnavailable as missing:
+        return _closest_modes(x, missing, size, scale_factor, grad_output, reference, question)
     spatial = tuple(x.shape[2:])
     out = tuple(output_size(setup, spatial, size, scale_factor))
     setup = setup.with_sizes(spatial, out)
@@ -171,6 +174,66 @@ def suggest_fixes(x, mode=None, backend=None, size=None, scale_factor=None, grad
     ranked, rejected = _measure_all(task, _candidates(task, alternatives))
     ranked.sort(key=_rank_key)
     return Suggestions(ranked, task.findings, rejected, setup, out)
+
+
+#: where the meaning of a mode a backend lacks is taken from when no ``reference`` is given: the first of
+#: these libraries that has it (PyTorch, then the libraries whose mode names people port from)
+_SOURCES = ("torch", "jax", "pillow", "tensorflow", "opencv")
+#: question fields that belong to the target backend (its release, device, export), not to the source library
+_TARGET_ONLY = ("version", "device", "export", "opset", "converter_version", "deterministic")
+
+
+def _closest_modes(x, missing: ModeUnavailable, size, scale_factor, grad_output, reference, question):
+    """The fixes for a mode the backend does not have: each of the backend's own modes, measured on ``x``
+    against the mode as ``reference`` (or the first library of :data:`_SOURCES` that has it) computes it.
+
+    >>> import numpy as np
+    >>> x = np.random.default_rng(0).random((1, 1, 12, 12), dtype=np.float32)
+    >>> fixes = suggest_fixes(x, mode="lanczos", backend="onnxruntime", scale_factor=0.5, antialias=True)
+    >>> fixes.findings[0].severity, fixes[0].mode, fixes[0].backend
+    ('error', 'cubic', 'onnxruntime')
+    """
+    from .findings import _unavailable
+
+    common = {k: v for k, v in question.items() if k not in _TARGET_ONLY}
+    source = None
+    for sid in ([reference] if reference else list(_SOURCES)):
+        try:
+            source = Question.of(mode=missing.mode, backend=sid, spatial_dims=x.ndim - 2,
+                                 scale_factor=scale_factor, **common)
+            break
+        except ModeUnavailable:
+            continue
+    if source is None:
+        raise missing
+    spatial = tuple(x.shape[2:])
+    out = tuple(output_size(source, spatial, size, scale_factor))
+    source = source.with_sizes(spatial, out)
+    check_measurement_memory(x.shape, x.shape[:2] + out, source.training, "measuring fixes")
+    task = _Task(source, x if is_float(x.dtype) else x.astype(np.float64), size, scale_factor, out,
+                 _upstream_gradient(x, out, source.training, grad_output))
+    task.y_ref, task.g_ref = compute(source, task.x, size, scale_factor, task.grad, intended=True)
+    task.findings = [_unavailable(missing)]
+    ranked, rejected, target = [], [], None
+    for native in missing.backend.mode_table():
+        try:
+            target = Question.of(mode=native, backend=missing.backend.id, spatial_dims=x.ndim - 2,
+                                 scale_factor=scale_factor, **question).with_sizes(spatial, out)
+        except ValueError as exc:
+            rejected.append((f"{native} on {missing.backend.id}", str(exc)))
+            continue
+        language, code = resize_code(target, out, scale_factor)
+        fix = Fix(description=f"use {native} on {missing.backend.id} ({missing.backend.id} has no "
+                              f"{missing.mode}; measured against {source.backend.id} {source.mode})",
+                  kind="mode", backend=missing.backend.id, mode=native, code=code, language=language,
+                  change={"mode": native})
+        reason = _measure(task, fix, target)
+        if reason is None:
+            ranked.append(fix)
+        else:
+            rejected.append((fix.description, reason))
+    ranked.sort(key=_rank_key)
+    return Suggestions(ranked, task.findings, rejected, target or source, out)
 
 
 class _Task:

@@ -165,3 +165,19 @@ def test_the_gradients_slide_fills_the_16_by_9_slide(lesson):
     assert inked.max() >= 0.85 * page.shape[0], (inked.max(), page.shape)
     images = [a for kind, _, _, a in layout.items if kind == "image"]
     assert sum(a.shape[0] * a.shape[1] for a in images) >= 0.22 * page.size  # panels, not white space (was 0.2)
+
+
+@pytest.mark.parametrize("backend,mode", [("torch", "bilinear"), ("onnxruntime", "lanczos")])
+def test_the_backends_slide_says_what_the_findings_are_when_they_do_not_fit(backend, mode):
+    """Below the grid the slide has room for a line or two: never a lone "…", but the findings and fixes
+    counted (or the list itself when it fits), every line inside the slide."""
+    app = App(tab="backends", backend=backend, mode=mode)
+    slide = app._export(app.tabs["backends"], 100, slide=True, caption=False)
+    slide.canvas.draw()
+    renderer = slide.canvas.get_renderer()
+    texts = [t for t in slide.texts if t.get_text() and t.get_text().startswith(f"{mode} on {backend}")]
+    assert texts, [t.get_text()[:60] for t in slide.texts]
+    body = texts[0].get_text()
+    assert not body.strip().endswith("findings panel)") and "…" not in body, body
+    assert "finding" in body or "error:" in body, body
+    assert texts[0].get_window_extent(renderer).x1 <= slide.get_size_inches()[0] * slide.dpi + 1, body

@@ -89,10 +89,19 @@ def test_fixes_are_offered_only_where_something_fails_and_an_unmeasurable_one_is
     assert works.fixes == [] and works.nothing_to_fix and "nothing to fix" in findings_html(works)
     fails = compute_backends(["bilinear"], "coreml", mode="bilinear", image=IMAGE, scale=0.5)
     assert fails.status[("bilinear", "backward")] == "error" and fails.fixes  # measured, where it fails
+    # a mode the backend does not have: its own modes, measured against the mode it lacks
+    ported = compute_backends(["lanczos"], "onnxruntime", mode="lanczos", image=IMAGE, scale=0.5, antialias=True)
+    assert ported.status[("lanczos", "forward")] == "error" and ported.error is None
+    assert [fx.mode for fx in ported.fixes][:1] == ["cubic"] and "measured against torch lanczos" in str(ported.fixes[0])
+    assert "fixes, measured on this image" in findings_html(ported) and "onnx" in fix_code(ported).lower()
+    # Core ML has no bicubic, and none of its modes trains: every candidate is said with why, in the panel
     missing = compute_backends(["bicubic"], "coreml", mode="bicubic", image=IMAGE, scale=0.5)
-    assert missing.status[("bicubic", "forward")] == "error" and missing.error is not None
-    assert "no fix could be measured on this image" in findings_html(missing)
-    assert fix_code(missing).startswith("# no fix could be measured")
+    assert missing.status[("bicubic", "forward")] == "error" and not missing.fixes and missing.rejected
+    assert "no candidate fix runs on this setup" in findings_html(missing)
+    assert "for inference" in findings_html(missing)
+    assert fix_code(missing).startswith("# no candidate fix runs")
+    inference = compute_backends(["bicubic"], "coreml", mode="bicubic", image=IMAGE, scale=0.5, training=False)
+    assert inference.fixes and inference.fixes[0].backend == "coreml"
     app = App(IMAGE, tab="backends", backend="coreml", mode="bicubic")
     assert app.message_text == ""  # no app-level error: the panel says why
 

@@ -112,6 +112,7 @@ class BackendsData:
     align_corners: bool = False  # the shared settings the grid is judged with (for the modes that take them)
     antialias: bool = False
     device_fixes: list = field(default_factory=list)  # fixes left out: they depend on a device not chosen
+    rejected: list = field(default_factory=list)  # (candidate fix, why it cannot run on this setup)
 
 
 #: Kinds of fix that depend on the device the call runs on (run on the CPU, the MPS fallback): offered only
@@ -185,9 +186,10 @@ def compute_backends(modes, backend, *, version=None, device=None, training=True
             x = np.ascontiguousarray(np.moveaxis(image, 2, 0))[None].astype(np.float32)
             kw = {"size": size} if size is not None else {"scale_factor": scale}
             try:
-                data.fixes = list(ex.suggest_fixes(x, mode=current, backend=backend, training=training,
-                                                   version=version, device=device, align_corners=ac,
-                                                   antialias=aa, **kw))
+                suggestions = ex.suggest_fixes(x, mode=current, backend=backend, training=training,
+                                               version=version, device=device, align_corners=ac,
+                                               antialias=aa, **kw)
+                data.fixes, data.rejected = list(suggestions), list(suggestions.rejected)
                 if device is None:  # no device chosen: a fix for one device (the MPS fallback) is not offered
                     data.device_fixes = [fx for fx in data.fixes if fx.kind in DEVICE_FIX_KINDS]
                     data.fixes = [fx for fx in data.fixes if fx.kind not in DEVICE_FIX_KINDS]

@@ -158,8 +158,11 @@ class BackendsView:
             free = self.height - self._head_in(title.count("\n") + 1) - self.row_in * len(data.modes) - 0.3
             room = max(1, int(free / (self.pt * 1.3 / 72)))
             kept = text.split("\n")
-            if len(kept) > room:
-                kept = kept[:room - 1] + ["… (the rest in the app's findings panel)"]
+            if len(kept) > room:  # never a lone "…" or a cut sentence: what the app's panel lists, counted
+                summary = findings_summary(data)
+                kept = S.wrap(summary, self.width_chars).split("\n")
+                if len(kept) > room:
+                    kept = S.wrap(summary.split("; ")[0], self.width_chars).split("\n")[:room]
             text = "\n".join(kept)
         lines = text.count("\n") + 1 if text else 0
         title_lines = title.count("\n") + 1
@@ -176,6 +179,25 @@ class BackendsView:
         return self
 
 
+def findings_summary(data: BackendsData) -> str:
+    """The findings and fixes of the current configuration counted in one line (where the list does not fit).
+
+    >>> from types import SimpleNamespace as N
+    >>> print(findings_summary(N(mode="bilinear", backend="torch", findings=[N(severity="info")] * 3,
+    ...                          fixes=[], error=None, nothing_to_fix=True)))
+    bilinear on torch: 3 findings (3 info), no fix needed; listed in the app
+    """
+    counts: dict = {}
+    for f in data.findings:
+        counts[f.severity] = counts.get(f.severity, 0) + 1
+    found = (f"{len(data.findings)} finding{'s' if len(data.findings) != 1 else ''} ("
+             + ", ".join(f"{n} {severity}" for severity, n in counts.items()) + ")") if counts else "no findings"
+    fixes = (f"{len(data.fixes)} measured fix{'es' if len(data.fixes) != 1 else ''}" if data.fixes
+             else "no fix needed" if getattr(data, "nothing_to_fix", False)
+             else "no measured fix" if data.error is None else "fixes not measured")
+    return f"{data.mode} on {data.backend}: {found}, {fixes}; listed in the app"
+
+
 def findings_text(data: BackendsData, width: int = 100, limit: int | None = None) -> str:
     """The findings and measured fixes of the current configuration as plain text."""
     lines = [f"{data.mode} on {data.backend}:"]
@@ -190,7 +212,7 @@ def findings_text(data: BackendsData, width: int = 100, limit: int | None = None
     for k, fix in enumerate(data.fixes[:limit], 1):
         lines.append(S.wrap(f"fix {k}. {fix}", width))
     if data.error is not None:
-        lines.append(f"fixes could not be measured: {data.error}")
+        lines.append(S.wrap(f"fixes could not be measured: {data.error}", width))
     return "\n".join(lines)
 
 
