@@ -181,3 +181,28 @@ def test_the_backends_slide_says_what_the_findings_are_when_they_do_not_fit(back
     assert not body.strip().endswith("findings panel)") and "…" not in body, body
     assert "finding" in body or "error:" in body, body
     assert texts[0].get_window_extent(renderer).x1 <= slide.get_size_inches()[0] * slide.dpi + 1, body
+
+
+@pytest.mark.parametrize("tab", ["modes", "libraries"])
+def test_a_slide_row_holds_each_short_title_on_one_line(tab):
+    """The columns of a slide first take what their titles need, then share the rest evenly: "bilinear
+    102×102" over a 102-pixel output is one line at 18 pt (it wrapped, while the input's column kept a gap
+    as wide as two outputs); a title longer than an equal share of the width may wrap."""
+    from explorer.ui.views.export import SLIDE_IN, SLIDE_PT, px, slide_layout
+
+    app = App(tab=tab)
+    shown = app.tabs[tab].shown
+    layout = slide_layout(shown, app.stamp(tab), 100)
+    share = (SLIDE_IN[0] * 100 - 2 * layout.margin - layout.bar_w - shown.columns * layout.gap) / shown.columns
+    lines_at, labels = {}, 0
+    for kind, x, _, text in layout.items:  # the first row's titles: the items before the second row's label
+        labels += kind == "row"
+        if labels > 1:
+            break
+        if kind == "title":
+            lines_at.setdefault(round(x), []).append(text)
+    first_row = [shown.panels[k].title for k in shown.rows[0][1] if k is not None]
+    for title in first_row:
+        lines = next(v for v in lines_at.values() if " ".join(v).replace("  ", " ").startswith(title.split()[0]))
+        if (len(title) + 1) * 0.56 * px(SLIDE_PT, 100) <= share:
+            assert len(lines) == 1, (title, lines)

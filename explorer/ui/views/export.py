@@ -75,7 +75,19 @@ class _Layout:
             self.bar_w = 0  # no colour bar among the rows placed: the panels take its column
         n = fig.columns
         free = width_in * dpi - 2 * self.margin - self.bar_w - n * self.gap
-        if len(fig.widths) == n:  # as in the app: the columns share the width in proportion to their panels
+        if len(fig.widths) == n and text_pt is not None and free > sum(fig.widths):
+            # a slide: each column its panel's width and an equal share of the rest, so the space left by a
+            # row at a small zoom sits evenly between the panels (not as one gap after the widest) and the
+            # narrow columns of shrunk outputs still hold their 18 pt titles on a line
+            titles = [max((len(fig.panels[keys[j]].title) for _, keys in fig.rows[:rows]
+                           if j < len(keys) and keys[j] is not None), default=0) for j in range(n)]
+            # a column first grows to hold its longest title on one line (wrap's glyph width; a title longer
+            # than an equal share of the width wraps), then the rest of the width is shared equally
+            needs = [max(w, min((t + 1) * 0.56 * px(text_pt, dpi), free / n)) for w, t in zip(fig.widths, titles)]
+            base = needs if sum(needs) <= free else list(fig.widths)
+            spare = (free - sum(base)) / n
+            self.cols = [w + spare for w in base]
+        elif len(fig.widths) == n:  # as in the app: the columns share the width in proportion to their panels
             total = max(sum(fig.widths), 1)
             self.cols = [max(w, free * w / total) for w in fig.widths]
         else:
