@@ -131,3 +131,15 @@ def test_the_grid_says_which_shared_settings_decide_it():
     off = compute_backends(MODES, "torch", mode="bilinear", antialias=False, image=IMAGE, scale=0.5)
     text = backends_html(off)  # lanczos is always antialiased: said as such
     assert "antialias=False for bilinear, bicubic, antialias=True for lanczos ·" in text and "greyed out" not in text
+
+
+def test_the_fix_code_box_says_why_it_is_empty():
+    """Where nothing fails the code box is one line saying so (it was an empty eight-line box); where fixes
+    are measured it holds their code."""
+    from explorer.ui.app import App
+
+    app = App(IMAGE, tab="backends", backend="torch", mode="bilinear")
+    box = app.tabs["backends"].code
+    assert box.value == "" and "neither fails nor differs" in box.placeholder and box.layout.height == "40px"
+    app.set(backend="coreml")  # bilinear does not train on Core ML: measured fixes, with code
+    assert box.value and box.placeholder == "" and box.layout.height == "160px"

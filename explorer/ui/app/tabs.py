@@ -471,6 +471,11 @@ class BackendsTab(Tab):
     def show(self, data):
         self.findings.value = findings_html(data)
         self.code.value = fix_code(data)
+        # an empty code box says why it is empty (nothing to fix), and takes one line instead of eight
+        empty = not self.code.value
+        self.code.placeholder = (f"no fix code: {data.mode} neither fails nor differs on {data.backend} here"
+                                 if empty and data.nothing_to_fix else "")
+        self.code.layout.height = "40px" if empty else "160px"
         try:
             self.model.refresh()  # the uploaded model, for this backend, version, device and training
         except (ValueError, TypeError) as exc:
