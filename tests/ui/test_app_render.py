@@ -25,7 +25,7 @@ async def settle(app, timeout=60.0):
         snap = Snapshot(app)
         with r.cv:
             idle = r.pending is None and r.running is None and r.latest is None
-        if idle and all(t.drawn_key == t.key(snap) for t in app.tabs.values()):
+        if idle and all(t.drawn_key == t.key(snap) and t.later is None for t in app.tabs.values()):
             return
     raise TimeoutError("the worker never settled")
 
@@ -252,5 +252,34 @@ def test_a_page_that_loads_the_widgets_gets_every_state_again(monkeypatch):
         app.set(tab="pick")
         assert pick.caption.model_id not in sent
         await settle(app)
+
+    run(main())
+
+
+def test_the_kernels_narrow_layout_is_drawn_after_the_wide_one_is_shown():
+    """The Kernels tab draws two layouts (the container's width picks one): the wide one is shown as soon as
+    it is drawn, the narrow one follows for the same state, so a wide page never waits for the other."""
+    async def main():
+        app = App(IMAGE, worker=True, tab="kernels")
+        await settle(app)
+        tab = app.tabs["kernels"]
+        wide, narrow = tab.layouts
+        seen = []
+        apply_later = tab.apply_later
+
+        def recording(key, markup):
+            seen.append((key, wide.value, markup))  # what the page showed when the narrow layout arrived
+            apply_later(key, markup)
+
+        tab.apply_later = recording
+        app.set(mode="bicubic")
+        await settle(app)
+        assert len(seen) == 1
+        key, shown_wide, narrow_markup = seen[0]
+        assert key == tab.drawn_key and "<svg" in shown_wide and "<svg" in narrow.value
+        sync = App(IMAGE, tab="kernels", mode="bicubic")  # the same state without a worker: both at once
+        assert shown_wide == sync.tabs["kernels"].layouts[0].value
+        assert narrow.value == narrow_markup == sync.tabs["kernels"].layouts[1].value
+        assert wide.value != narrow.value
 
     run(main())

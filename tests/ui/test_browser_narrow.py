@@ -158,7 +158,7 @@ def test_what_a_screen_reader_hears(chromium, voila_server):
             if title in ("Modes", "Gradients", "Libraries"):
                 assert len(alts) >= 6, (title, alts)
             if title == "Kernels":
-                svg = figure.locator(".xf-svg[role=img]")
+                svg = figure.locator("[role=img]:visible")  # the layout shown (the other is display: none)
                 expect(svg).to_have_count(1)
                 assert "one axis" in svg.get_attribute("aria-label")
         assert page.errors == [], page.errors

@@ -120,6 +120,9 @@ class Renderer:
                     name = snap.state["tab"]
                     self.running = (name, self.app.tabs[name].key(snap))
                     return snap, name, False
+                later = self._later()
+                if later is not None:  # a part of a shown figure left for after it: before any hidden tab
+                    return later
                 if self.latest is not None:
                     wait = self.quiet_since + IDLE_S - time.monotonic()
                     if wait > 0:
@@ -130,6 +133,15 @@ class Renderer:
                         return job
                     self.latest = None  # every tab is up to date for this state
                 self.cv.wait()
+
+    def _later(self):
+        """(None, tab name, "later") for a tab whose shown figure has a part still to draw, visible tab first."""
+        visible = self.app.state["tab"]
+        for name in sorted(self.app.tabs, key=lambda t: t != visible):
+            tab = self.app.tabs[name]
+            if tab.later is not None and tab.later[0] == tab.drawn_key:
+                return None, name, "later"
+        return None
 
     def _stale_hidden_tab(self, snap):
         visible = snap.state["tab"]
@@ -150,6 +162,9 @@ class Renderer:
         while True:
             snap, name, background = self._next()
             tab = self.app.tabs[name]
+            if background == "later":
+                self._run_later(tab)
+                continue
             payload = error = None
             try:
                 with self.lock:
@@ -165,6 +180,27 @@ class Renderer:
             done = threading.Event()
             self.loop.call_soon_threadsafe(self._deliver_then, done, name, payload, error)
             done.wait(2.0)  # the main thread applies it before the worker judges what is stale next
+
+    def _run_later(self, tab):
+        key, later = tab.later
+        tab.later = None  # taken: a newer figure sets its own
+        try:
+            with self.lock:
+                markup = later()
+        except Exception as exc:  # noqa: BLE001 - reported in the app by the main thread
+            self.loop.call_soon_threadsafe(self.app.report_failure, tab, exc)
+            return
+        self.stats["jobs"] += 1
+        done = threading.Event()
+
+        def show():
+            try:
+                tab.apply_later(key, markup)
+            finally:
+                done.set()
+
+        self.loop.call_soon_threadsafe(show)
+        done.wait(2.0)
 
     def _deliver_then(self, done, name, payload, error):
         try:

@@ -49,11 +49,14 @@ class Snapshot:
 class Payload:
     """A tab's figure prepared for one state: its key, data, HTML, caption, what was drawn, timings."""
 
-    __slots__ = ("caption", "data", "html", "key", "shown", "timing")
+    __slots__ = ("caption", "data", "html", "key", "later", "shown", "timing")
 
-    def __init__(self, key, data, html_, caption, shown, timing):
+    def __init__(self, key, data, html_, caption, shown, timing, later=None):
         self.key, self.data, self.html, self.caption, self.shown, self.timing = (key, data, html_, caption,
                                                                                 shown, timing)
+        #: a part of the figure drawn after the rest is shown (any thread; None: nothing left): a callable
+        #: returning what :meth:`Tab.apply_later` shows
+        self.later = later
 
 
 class Tab:
@@ -85,6 +88,7 @@ class Tab:
         self.caption_text = ""
         self.drawn_key = None
         self.failed_keys = set()
+        self.later = None  # (key, callable): the part of the figure still to draw for the shown key
         self.timing = {}
 
     # ------------------------------------------------------------------ to implement
@@ -112,6 +116,14 @@ class Tab:
     def draw(self, data, snap):
         """(HTML of the figure, caption, what was drawn: a PanelFigure or a view); any thread."""
         raise NotImplementedError
+
+    def draw_later(self, data, snap):
+        """A callable drawing a part of the figure the page may not show (any thread), run after the rest is
+        shown so that it never delays it; None when there is none."""
+        return None
+
+    def apply_later(self, key, markup):
+        """Show what :meth:`draw_later`'s callable returned for ``key`` (the main thread)."""
 
     def show(self, data):
         """Update the extra widgets (tables, code) for ``data``; the main thread."""
@@ -147,8 +159,9 @@ class Tab:
             data = self.compute(snap)
             t1 = time.perf_counter()
             markup, caption, shown = self.draw(data, snap)
+            later = self.draw_later(data, snap)
         return Payload(key, data, markup, caption, shown,
-                       {"compute": t1 - t0, "draw": time.perf_counter() - t1})
+                       {"compute": t1 - t0, "draw": time.perf_counter() - t1}, later)
 
     def apply(self, p: Payload):
         """Show a prepared payload (the kernel's main thread)."""
@@ -159,6 +172,7 @@ class Tab:
         if self.caption.value != text:
             self.caption.value = text
         self.data, self.shown, self.drawn_key, self.caption_text = p.data, p.shown, p.key, p.caption
+        self.later = (p.key, p.later) if p.later is not None else None
         self.timing = dict(p.timing, apply=time.perf_counter() - t0)
 
     def refresh(self, force: bool = False) -> bool:
@@ -167,7 +181,15 @@ class Tab:
         if self.key(snap) == self.drawn_key and not force:
             return False
         self.apply(self.prepare(snap))
+        self.finish_later()
         return True
+
+    def finish_later(self):
+        """Draw and show the part left for later now (no worker: a script, a test, an export)."""
+        if self.later is not None:
+            key, later = self.later
+            self.later = None
+            self.apply_later(key, later())
 
 
 class PanelTab(Tab):
@@ -330,18 +352,52 @@ class KernelsTab(Tab):
         """The wide figure (what the page shows in a wide window, and the page export)."""
         return self.views[0] if self.views else None
 
-    def draw(self, data, snap):
-        from ..views.kernels import KernelsView, svg_markup
+    def make_figure(self):
+        """Both layouts, each in its own HTML element, the container's width picking one (:data:`STYLE`'s
+        kernels rules): the narrow one is drawn after the wide one is shown (:meth:`draw_later`), so a wide
+        page never waits for the figure it does not show, and a narrow page gets it right after."""
+        import ipywidgets as W
+
+        self.layouts = (W.HTML(), W.HTML())
+        for part, name in zip(self.layouts, ("xf-svg-wide", "xf-svg-narrow")):
+            part.add_class(name)
+        box = W.Box(list(self.layouts), layout=W.Layout(width="100%", display="block"))
+        box.add_class("xf-svg")
+        return box
+
+    def show_figure(self, markup):
+        if self.layouts[0].value != markup:
+            self.layouts[0].value = markup
+
+    @property
+    def markup(self) -> str:
+        return "".join(part.value for part in self.layouts)
+
+    def _views(self):
+        from ..views.kernels import KernelsView
 
         if self.views is None:
             self.views = (KernelsView(), KernelsView(layout="narrow"))
-        wide, narrow = (view.update(data) for view in self.views)
-        label = html.escape(wide.caption, quote=True)  # what is drawn, for a screen reader
-        # both layouts, the container's width picks one (:data:`STYLE`'s kernels rules)
-        markup = (f"<div class='xf-svg' role='img' aria-label='{label}'>"
-                  f"<div class='xf-svg-wide' aria-hidden='true'>{svg_markup(wide.fig)}</div>"
-                  f"<div class='xf-svg-narrow' aria-hidden='true'>{svg_markup(narrow.fig)}</div></div>")
-        return markup, wide.caption, wide
+        return self.views
+
+    @staticmethod
+    def _svg(view) -> str:
+        from ..views.kernels import svg_markup
+
+        label = html.escape(view.caption, quote=True)  # what is drawn, for a screen reader
+        return f"<div role='img' aria-label='{label}'>{svg_markup(view.fig)}</div>"
+
+    def draw(self, data, snap):
+        wide = self._views()[0].update(data)
+        return self._svg(wide), wide.caption, wide
+
+    def draw_later(self, data, snap):
+        narrow = self._views()[1]
+        return lambda: self._svg(narrow.update(data))
+
+    def apply_later(self, key, markup):
+        if key == self.drawn_key and self.layouts[1].value != markup:
+            self.layouts[1].value = markup
 
     def export_figure(self, data, snap, slide=False, height=None):
         from ..views.kernels import KernelsView

@@ -90,10 +90,12 @@ STYLE = f"""
 .explorer-tabs > .lm-TabBar .lm-TabBar-content {{ flex-wrap: wrap; }}
 .explorer-tabs > .lm-TabBar .lm-TabBar-tab {{ flex: 0 1 auto; width: auto; min-width: max-content; }}
 .xf-svg {{ width: 100%; container: xf-kernels / inline-size; }}
-.xf-svg-narrow {{ display: none; }}
+.xf-svg > .xf-svg-wide {{ display: block; width: 100%; margin: 0; }}
+.xf-svg > .xf-svg-narrow {{ display: none; }}
+.xf-svg > div > .widget-label {{ display: none; }}
 @container xf-kernels (max-width: {KERNELS_WIDE_PX - 1}px) {{
-  .xf-svg-wide {{ display: none; }}
-  .xf-svg-narrow {{ display: block; max-width: {KERNELS_NARROW_MAX_PX}px; margin: 0 auto; }}
+  .xf-svg > .xf-svg-wide {{ display: none; }}
+  .xf-svg > .xf-svg-narrow {{ display: block; max-width: {KERNELS_NARROW_MAX_PX}px; margin: 0 auto; }}
 }}
 [class*='explorer-tab-']:has(> .xf-grid) {{ container: xf-tab / inline-size; }}
 @container (max-width: 760px) {{
