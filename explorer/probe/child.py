@@ -33,6 +33,7 @@ import os
 import platform
 import re
 import sys
+import threading
 import time
 import traceback
 
@@ -124,28 +125,46 @@ def _strip_ansi(text: str) -> str:
     return "".join(out)
 
 
+#: held while an adapter or a sibling is looked up, registered and run: the harness's ``--jobs`` threads load
+#: the same files (``_keras.py`` for every Keras release), and a module registered before its code has run must
+#: not be handed to another thread; re-entrant, for a module whose code loads a sibling
+_loading = threading.RLock()
+
+
 def load_adapter(path: str):
     """The adapter module from its file (any name: it is registered as ``probe_adapter_<stem>``).
 
     Before its code runs the module is given ``load_sibling(stem)``: another file of the adapters' folder,
     loaded the same way (once), for the code adapters share (``_keras.py``; ``torch.py``'s call keywords).
     A plain ``import`` cannot do it: the folder's files are named after the runtimes they import.
+    Loading is serialised (:data:`_loading`): another thread never gets a module whose code is still running,
+    and a module whose code raised is taken out again (the one it replaced put back).
     """
     name = "probe_adapter_" + os.path.splitext(os.path.basename(path))[0]
     folder = os.path.dirname(os.path.abspath(path))
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    module.load_sibling = functools.partial(_sibling, folder)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    with _loading:
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        module.load_sibling = functools.partial(_sibling, folder)
+        previous = sys.modules.get(name)
+        sys.modules[name] = module  # before its code runs, as import does: a sibling loading it back gets it
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            if previous is not None:
+                sys.modules[name] = previous
+            else:
+                sys.modules.pop(name, None)
+            raise
+        return module
 
 
 def _sibling(folder: str, stem: str):
-    loaded = sys.modules.get("probe_adapter_" + stem)
-    if loaded is not None and os.path.dirname(os.path.abspath(loaded.__file__)) == folder:
-        return loaded
-    return load_adapter(os.path.join(folder, stem + ".py"))
+    with _loading:
+        loaded = sys.modules.get("probe_adapter_" + stem)
+        if loaded is not None and os.path.dirname(os.path.abspath(loaded.__file__)) == folder:
+            return loaded
+        return load_adapter(os.path.join(folder, stem + ".py"))
 
 
 def packages(names=None) -> dict:

@@ -163,3 +163,20 @@ def test_every_finding_carries_its_version_range():
     for finding in explorer.check(mode="bicubic", backend="torch", device="mps", version="2.7.0", antialias=True):
         if finding.record_id:
             assert finding.versions and finding.versions.startswith(("torch", "every torch")), finding
+
+
+def test_keras_jax_uint8_float_result_ends_in_3_6():
+    """Keras 3.5.0 on jax returns the float32 result of a uint8 resize, 3.6.0 the rounded, clamped uint8
+    (data/matrix/keras-jax-3.5.0.json and -3.6.0.json, both with jax 0.4.30); float32 input and the TensorFlow
+    backend are another record's or none."""
+    rid = "keras-jax-uint8-float-result-before-3.6"
+    for mode in ("bilinear", "bicubic", "lanczos3", "lanczos5"):
+        q = dict(mode=mode, backend="keras-jax", dtype="uint8")
+        assert _ids(version="3.5.0", **q)[rid].severity == "differs", mode
+        assert rid in _ids(version="3.0.5", **q), mode
+        assert rid not in _ids(version="3.6.0", **q), mode
+        assert rid not in _ids(version="3.15.1", **q), mode
+    assert rid not in _ids(mode="nearest", backend="keras-jax", dtype="uint8", version="3.5.0")
+    assert rid not in _ids(mode="bicubic", backend="keras-jax", dtype="float32", version="3.5.0")
+    tf = _ids(mode="bicubic", backend="keras-tensorflow", dtype="uint8", version="3.5.0")
+    assert rid not in tf and "keras-tf-uint8-wraps-before-3.6" in tf

@@ -170,3 +170,79 @@ def test_an_output_of_unwritten_memory_is_a_verdict_not_a_warning():
         fields = compare(case, x, y, equals=False)
     assert fields["verdict"] == "differs" and fields["max_abs_diff"] == "inf"
     assert fields["differing"] >= 1
+
+
+USER = textwrap.dedent('''
+    NAME = "user"
+
+    def install():
+        return load_sibling("{stem}").install()  # noqa: F821 (given by the loader)
+''')
+
+
+@pytest.fixture()
+def siblings(tmp_path):
+    """A folder of adapters sharing a sibling ``stem``.py (``write(stem, code)``); its modules unregistered after."""
+    def write(stem, code):
+        (tmp_path / f"{stem}.py").write_text(textwrap.dedent(code))
+        (tmp_path / "user.py").write_text(USER.format(stem=stem))
+        names.append("probe_adapter_" + stem)
+        return str(tmp_path / "user.py")
+
+    names = ["probe_adapter_user"]
+    yield write
+    for name in names:
+        sys.modules.pop(name, None)
+
+
+def test_threads_loading_one_sibling_at_once_each_get_it_whole(siblings):
+    """``--jobs`` threads probing releases of one runtime load its shared sibling (``_keras.py``) together: none
+    may get the module while its code still runs (``module 'probe_adapter__keras' has no attribute 'install'``),
+    and the sibling's code runs once."""
+    import threading
+
+    user = siblings("_slow_shared", '''
+        import os, time
+        with open(os.path.join(os.path.dirname(__file__), "runs.txt"), "a") as f:
+            f.write("x")
+        time.sleep(0.3)  # the sibling's imports take a while (numpy, the runtime)
+
+        def install():
+            return "installed"
+    ''')
+    start = threading.Barrier(8)
+    results, errors = [], []
+
+    def job():
+        start.wait()
+        try:
+            results.append(harness.load_adapter(user).install())
+        except Exception as exc:  # noqa: BLE001 - collected, asserted below
+            errors.append(f"{type(exc).__name__}: {exc}")
+
+    threads = [threading.Thread(target=job) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert errors == [] and results == ["installed"] * 8
+    with open(os.path.join(os.path.dirname(user), "runs.txt")) as f:
+        assert f.read() == "x"
+
+
+def test_a_sibling_whose_code_raised_is_loaded_again(siblings):
+    """A sibling whose code fails is not left registered half run: the next call runs it again."""
+    user = siblings("_flaky_shared", '''
+        import os
+        marker = os.path.join(os.path.dirname(__file__), "failed-once")
+        if not os.path.exists(marker):
+            open(marker, "w").close()
+            raise RuntimeError("the first load fails")
+
+        def install():
+            return "installed"
+    ''')
+    adapter = harness.load_adapter(user)
+    with pytest.raises(RuntimeError, match="the first load fails"):
+        adapter.install()
+    assert adapter.install() == "installed"
