@@ -340,11 +340,12 @@ def check(mode=None, backend=None, **question) -> list[Finding]:
     try:
         q = Question.of(mode=mode, backend=backend, **question)
     except ModeUnavailable as exc:
-        return [_unavailable(exc)]
+        return [unavailable_finding(exc)]
     return findings_for(q)
 
 
-def _unavailable(exc: ModeUnavailable) -> Finding:
+def unavailable_finding(exc: ModeUnavailable) -> Finding:
+    """The error finding of a mode the backend does not have, naming the modes it has."""
     b = exc.backend
     alternatives = [m for m, fam in b.mode_table().items()]
     return Finding(severity="error", backend=b.id, mode=exc.mode, operation="forward", status="fails",

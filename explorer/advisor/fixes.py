@@ -19,7 +19,7 @@ from ..engine.memory import require, shape_text
 from ..errors import ArgumentTypeError, ArgumentValueError
 from ..validate import is_bfloat16, is_float
 from .backend_calls import compute, output_size
-from .findings import Finding, Fix, describe_change, findings_for, make_fix
+from .findings import Finding, Fix, describe_change, findings_for, make_fix, unavailable_finding
 from .knowledge import ModeUnavailable, load
 from .snippets import burn_backend_code, resize_code
 from .question import Question
@@ -193,8 +193,6 @@ def _closest_modes(x, missing: ModeUnavailable, size, scale_factor, grad_output,
     >>> fixes.findings[0].severity, fixes[0].mode, fixes[0].backend
     ('error', 'cubic', 'onnxruntime')
     """
-    from .findings import _unavailable
-
     common = {k: v for k, v in question.items() if k not in _TARGET_ONLY}
     source = None
     for sid in ([reference] if reference else list(_SOURCES)):
@@ -213,7 +211,7 @@ def _closest_modes(x, missing: ModeUnavailable, size, scale_factor, grad_output,
     task = _Task(source, x if is_float(x.dtype) else x.astype(np.float64), size, scale_factor, out,
                  _upstream_gradient(x, out, source.training, grad_output))
     task.y_ref, task.g_ref = compute(source, task.x, size, scale_factor, task.grad, intended=True)
-    task.findings = [_unavailable(missing)]
+    task.findings = [unavailable_finding(missing)]
     ranked, rejected, target = [], [], None
     for native in missing.backend.mode_table():
         try:
