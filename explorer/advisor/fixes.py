@@ -162,18 +162,14 @@ def suggest_fixes(x, mode=None, backend=None, size=None, scale_factor=None, grad
                             reference=reference or "torch", **question)
     except ModeUnavailable as missing:
         return _closest_modes(x, missing, size, scale_factor, grad_output, reference, question)
-    spatial = tuple(x.shape[2:])
-    out = tuple(output_size(setup, spatial, size, scale_factor))
-    setup = setup.with_sizes(spatial, out)
-    check_measurement_memory(x.shape, x.shape[:2] + out, setup.training, "measuring fixes")
-    task = _Task(setup, x if is_float(x.dtype) else x.astype(np.float64), size, scale_factor, out,
-                 _upstream_gradient(x, out, setup.training, grad_output))
+    task = _sized_task(x, setup, size, scale_factor, grad_output)
+    setup = task.setup
     reference_setup = setup if reference is None else setup.changed(backend=reference, mode=setup.spelling)
     task.y_ref, task.g_ref = compute(reference_setup, task.x, size, scale_factor, task.grad, intended=True)
     task.findings = findings_for(setup)
     ranked, rejected = _measure_all(task, _candidates(task, alternatives))
     ranked.sort(key=_rank_key)
-    return Suggestions(ranked, task.findings, rejected, setup, out)
+    return Suggestions(ranked, task.findings, rejected, setup, task.out)
 
 
 #: where the meaning of a mode a backend lacks is taken from when no ``reference`` is given: the first of
@@ -204,12 +200,8 @@ def _closest_modes(x, missing: ModeUnavailable, size, scale_factor, grad_output,
             continue
     if source is None:
         raise missing
-    spatial = tuple(x.shape[2:])
-    out = tuple(output_size(source, spatial, size, scale_factor))
-    source = source.with_sizes(spatial, out)
-    check_measurement_memory(x.shape, x.shape[:2] + out, source.training, "measuring fixes")
-    task = _Task(source, x if is_float(x.dtype) else x.astype(np.float64), size, scale_factor, out,
-                 _upstream_gradient(x, out, source.training, grad_output))
+    task = _sized_task(x, source, size, scale_factor, grad_output)
+    source, spatial, out = task.setup, tuple(x.shape[2:]), task.out
     task.y_ref, task.g_ref = compute(source, task.x, size, scale_factor, task.grad, intended=True)
     task.findings = [unavailable_finding(missing)]
     ranked, rejected, target = [], [], None
@@ -232,6 +224,17 @@ def _closest_modes(x, missing: ModeUnavailable, size, scale_factor, grad_output,
             rejected.append((fix.description, reason))
     ranked.sort(key=_rank_key)
     return Suggestions(ranked, task.findings, rejected, target or source, out)
+
+
+def _sized_task(x, setup: Question, size, scale_factor, grad_output) -> "_Task":
+    """The measurement task of ``setup`` on ``x``: the output size by the setup's own rule, the memory checked
+    before anything is allocated, the upstream gradient (the reference is left to the caller)."""
+    spatial = tuple(x.shape[2:])
+    out = tuple(output_size(setup, spatial, size, scale_factor))
+    setup = setup.with_sizes(spatial, out)
+    check_measurement_memory(x.shape, x.shape[:2] + out, setup.training, "measuring fixes")
+    return _Task(setup, x if is_float(x.dtype) else x.astype(np.float64), size, scale_factor, out,
+                 _upstream_gradient(x, out, setup.training, grad_output))
 
 
 class _Task:
