@@ -182,8 +182,12 @@ class Renderer:
             done.wait(2.0)  # the main thread applies it before the worker judges what is stale next
 
     def _run_later(self, tab):
-        key, later = tab.later
-        tab.later = None  # taken: a newer figure sets its own
+        job = tab.later
+        if job is None:
+            return
+        key, later = job
+        if tab.later is job:  # taken (a newer figure shown meanwhile keeps its own)
+            tab.later = None
         try:
             with self.lock:
                 markup = later()
