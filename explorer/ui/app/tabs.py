@@ -629,7 +629,7 @@ def fix_code(data) -> str:
     blocks = [f"# {k}. {fx.description}\n{fx.code}" for k, fx in enumerate(data.fixes, 1) if fx.code]
     if not blocks and data.error is not None and not data.nothing_to_fix:
         return f"# no fix could be measured on this image: {data.error}"
-    if not blocks and not data.nothing_to_fix and getattr(data, "rejected", None):
+    if not blocks and not data.nothing_to_fix and data.rejected:
         return "# no candidate fix runs on this setup:\n" + "\n".join(
             f"#   {what}: {why}" for what, why in data.rejected[:5])
     return "\n\n".join(blocks)
@@ -662,7 +662,7 @@ def findings_html(data) -> str:
     elif data.error is not None:
         parts.append(f"<p style='color:#555'>no fix could be measured on this image: "
                      f"{html.escape(str(data.error))}</p>")
-    elif not data.fixes and getattr(data, "rejected", None):
+    elif not data.fixes and data.rejected:
         parts.append("<p style='color:#555'>no candidate fix runs on this setup:</p><ul>" + "".join(
             f"<li style='color:#555'>{html.escape(what)}: {html.escape(why)}</li>" for what, why in data.rejected[:5])
                      + "</ul>")

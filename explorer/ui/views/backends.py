@@ -193,7 +193,7 @@ def findings_summary(data: BackendsData) -> str:
     found = (f"{len(data.findings)} finding{'s' if len(data.findings) != 1 else ''} ("
              + ", ".join(f"{n} {severity}" for severity, n in counts.items()) + ")") if counts else "no findings"
     fixes = (f"{len(data.fixes)} measured fix{'es' if len(data.fixes) != 1 else ''}" if data.fixes
-             else "no fix needed" if getattr(data, "nothing_to_fix", False)
+             else "no fix needed" if data.nothing_to_fix
              else "no measured fix" if data.error is None else "fixes not measured")
     return f"{data.mode} on {data.backend}: {found}, {fixes}; listed in the app"
 
