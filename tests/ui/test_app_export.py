@@ -188,7 +188,7 @@ def test_a_slide_row_holds_each_short_title_on_one_line(tab):
     """The columns of a slide first take what their titles need, then share the rest evenly: "bilinear
     102×102" over a 102-pixel output is one line at 18 pt (it wrapped, while the input's column kept a gap
     as wide as two outputs); a title longer than an equal share of the width may wrap."""
-    from explorer.ui.views.export import SLIDE_IN, SLIDE_PT, px, slide_layout
+    from explorer.ui.views.export import SLIDE_IN, SLIDE_PT, glyph_px, slide_layout
 
     app = App(tab=tab)
     shown = app.tabs[tab].shown
@@ -204,5 +204,5 @@ def test_a_slide_row_holds_each_short_title_on_one_line(tab):
     first_row = [shown.panels[k].title for k in shown.rows[0][1] if k is not None]
     for title in first_row:
         lines = next(v for v in lines_at.values() if " ".join(v).replace("  ", " ").startswith(title.split()[0]))
-        if (len(title) + 1) * 0.56 * px(SLIDE_PT, 100) <= share:
+        if (len(title) + 1) * glyph_px(SLIDE_PT, 100) <= share:
             assert len(lines) == 1, (title, lines)

@@ -45,10 +45,14 @@ def px(points: float, dpi: float) -> float:
     return points * dpi / 72.0
 
 
+def glyph_px(points: float, dpi: float, bold: bool = False) -> float:
+    """The width of an average glyph at ``points`` in pixels: ~0.56 em, a bold one ~0.62 em (the stamp)."""
+    return (0.62 if bold else 0.56) * px(points, dpi)
+
+
 def wrap(text: str, width_px: float, points: float, dpi: float, bold: bool = False) -> list[str]:
-    """Lines of ``text`` that fit ``width_px`` at ``points`` (an average glyph is ~0.55 em wide, a bold one
-    ~0.62 em: the stamp)."""
-    chars = max(8, int(width_px / ((0.62 if bold else 0.56) * px(points, dpi))))
+    """Lines of ``text`` that fit ``width_px`` at ``points`` (:func:`glyph_px` a character)."""
+    chars = max(8, int(width_px / glyph_px(points, dpi, bold)))
     return textwrap.wrap(text, chars) or [""]
 
 
@@ -83,7 +87,7 @@ class _Layout:
                            if j < len(keys) and keys[j] is not None), default=0) for j in range(n)]
             # a column first grows to hold its longest title on one line (wrap's glyph width; a title longer
             # than an equal share of the width wraps), then the rest of the width is shared equally
-            needs = [max(w, min((t + 1) * 0.56 * px(text_pt, dpi), free / n)) for w, t in zip(fig.widths, titles)]
+            needs = [max(w, min((t + 1) * glyph_px(text_pt, dpi), free / n)) for w, t in zip(fig.widths, titles)]
             base = needs if sum(needs) <= free else list(fig.widths)
             spare = (free - sum(base)) / n
             self.cols = [w + spare for w in base]
