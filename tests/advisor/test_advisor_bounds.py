@@ -193,6 +193,22 @@ PINNED = [
      "scale_factor directly ...'"),
     ("torch-recompute-scale-factor-default-warning", "2.13.0", False,
      "measured: the installed 2.13.0 interpolates with scale_factor=1.5 without a warning"),
+    ("executorch-no-upsample-kernels-before-0.6", "0.5.0", True,
+     "pytorch/executorch git grep '^- op: .*upsample' v0.5.0 -- kernels/portable/functions.yaml: 0 hits"),
+    ("executorch-no-upsample-kernels-before-0.6", "0.6.0", False,
+     "pytorch/executorch kernels/portable/functions.yaml @ v0.6.0: upsample_bilinear2d.vec_out, upsample_nearest2d.vec_out"),
+    ("executorch-antialias-kernel-before-1.0", "0.7.0", True,
+     "pytorch/executorch kernels/portable/functions.yaml @ v0.7.0: no _upsample_bilinear2d_aa.out"),
+    ("executorch-antialias-kernel-before-1.0", "1.0.0", False,
+     "pytorch/executorch kernels/portable/functions.yaml @ v1.0.0: - op: _upsample_bilinear2d_aa.out"),
+    ("executorch-upsample-4d-nonempty", "0.5.0", False,
+     "pytorch/executorch @ v0.5.0: no kernels/portable/cpu/util/upsample_util.cpp"),
+    ("executorch-upsample-4d-nonempty", "0.6.0", True,
+     "pytorch/executorch upsample_util.cpp @ v0.6.0: 'Upsampled output size must be non-empty, but was %ld x %ld.'"),
+    ("executorch-upsample-4d-nonempty", "1.4.0", True, "pytorch/executorch upsample_util.cpp @ v1.4.0: the same text"),
+    ("executorch-bicubic-antialias-kernel", "1.4.0", True,
+     "pytorch/executorch kernels/portable/functions.yaml @ v1.4.0: upsample_bilinear2d.vec_out, "
+     "_upsample_bilinear2d_aa.out, upsample_nearest2d.vec_out and no other upsample op"),
 ]
 
 #: (record id, converter release, holds there, what decides it) for records whose converter's release decides
@@ -318,3 +334,27 @@ def test_float16_interpolate_runs_on_the_cpu_of_the_installed_torch():
     x = torch.rand(1, 1, 6, 6).half()
     assert torch.nn.functional.interpolate(x, scale_factor=2.0, mode="bilinear").dtype == torch.float16
     assert not KB.record("torch-cpu-half-linear-before-2.1").versions.contains(torch.__version__.split("+")[0])
+
+
+def test_the_resize_ops_an_executorch_program_keeps_are_those_its_records_name():
+    """The live side of the ExecuTorch records: after the core ATen decomposition that ``to_edge`` applies, the
+    installed torch keeps the two antialiased ops (one with a portable kernel from 1.0, one with none) and the
+    2-D nearest and bilinear ops, and decomposes plain bicubic and nearest-exact into index arithmetic."""
+    torch = pytest.importorskip("torch")
+    import torch.nn.functional as F
+
+    def kept(**kwargs):
+        class Resize(torch.nn.Module):
+            def forward(self, x):
+                return F.interpolate(x, scale_factor=2, **kwargs)
+        program = torch.export.export(Resize(), (torch.randn(1, 3, 8, 8),)).run_decompositions()
+        return {str(n.target) for n in program.graph.nodes if n.op == "call_function" and "upsample" in str(n.target)}
+
+    assert kept(mode="bicubic", antialias=True) == {"aten._upsample_bicubic2d_aa.default"}
+    assert kept(mode="bilinear", antialias=True) == {"aten._upsample_bilinear2d_aa.default"}
+    assert kept(mode="bilinear") == {"aten.upsample_bilinear2d.vec"}
+    assert kept(mode="nearest") == {"aten.upsample_nearest2d.vec"}
+    assert kept(mode="bicubic") == set() and kept(mode="nearest-exact") == set()
+    for record_id, antialias_only in (("executorch-bicubic-antialias-kernel", True),
+                                      ("executorch-antialias-kernel-before-1.0", True)):
+        assert KB.record(record_id).when.get("antialias") is antialias_only
