@@ -209,6 +209,22 @@ PINNED = [
     ("executorch-bicubic-antialias-kernel", "1.4.0", True,
      "pytorch/executorch kernels/portable/functions.yaml @ v1.4.0: upsample_bilinear2d.vec_out, "
      "_upsample_bilinear2d_aa.out, upsample_nearest2d.vec_out and no other upsample op"),
+    ("skimage-resize-default-mode-warning", "0.12.3", False,
+     "scikit-image/scikit-image _warps.py @ v0.12.3: def resize(image, output_shape, order=1, mode='constant', ...)"),
+    ("skimage-resize-default-mode-warning", "0.13.0", True,
+     "scikit-image/scikit-image _warps.py @ v0.13.0: \"The default mode, 'constant', will be changed to 'reflect'\""),
+    ("skimage-resize-default-mode-warning", "0.14.5", True, "scikit-image/scikit-image _warps.py @ v0.14.5: the same warn()"),
+    ("skimage-resize-default-mode-warning", "0.15.0", False,
+     "scikit-image/scikit-image _warps.py @ v0.15.0: mode='reflect', git grep 'will be changed to' : 0 hits"),
+    ("skimage-resize-anti-aliasing-warning", "0.13.1", False,
+     "scikit-image/scikit-image _warps.py @ v0.13.1: git grep 'Anti-aliasing will be enabled by default': 0 hits"),
+    ("skimage-resize-anti-aliasing-warning", "0.14.0", True, "scikit-image/scikit-image _warps.py @ v0.14.0: the warn()"),
+    ("skimage-resize-anti-aliasing-warning", "0.15.0", False,
+     "scikit-image/scikit-image _warps.py @ v0.15.0: anti_aliasing=True, no warning"),
+    ("jax-resize-zero-size-before-0.2.19", "0.2.18", True,
+     "jax-ml/jax git tag --no-contains 62d9223fe809 ('fix error with zero-size image resizing'): jax-v0.2.18"),
+    ("jax-resize-zero-size-before-0.2.19", "0.2.19", False, "jax-ml/jax git tag --contains 62d9223fe809: jax-v0.2.19 first"),
+    ("jax-resize-zero-size-before-0.2.19", "0.10.2", False, "measured: jax 0.10.2 resizes to (0,) with 'linear'"),
 ]
 
 #: (record id, converter release, holds there, what decides it) for records whose converter's release decides

@@ -120,6 +120,9 @@ TORCH = {
                                                                            _torch().quint8),
                                               scale_factor=2, mode="bicubic"),
     "torch-upsample-deprecated": lambda: _torch().nn.functional.upsample(_x(), scale_factor=2),
+    "torch-quantized-nearest3d-empty-output": lambda: _interp(
+        _torch().quantize_per_tensor(_torch().rand(1, 1, 2, 2, 2), 0.1, 0, _torch().quint8), scale_factor=0.1,
+        mode="nearest"),
 }
 
 
