@@ -42,9 +42,10 @@ OPERATIONS = {"inference": {"forward", "convention"}, "forward": {"forward", "co
               "load": {"forward", "convert", "convention"}, "warning": {"forward", "convention", "backward", "convert"},
               "backward": {"backward"}, "double_backward": {"double_backward"},
               "export_onnx": {"export_onnx"}, "export_coreml": {"export_coreml"}}
-SETS = ("core", "extended", "fresh", "heldout", "threads", "threads_heldout", "threads2", "threads3")
+SETS = ("core", "extended", "fresh", "heldout", "threads", "threads_heldout", "threads2", "threads2_heldout",
+        "threads3", "threads3_heldout", "threads4")
 #: scored only on request: the matcher was not built from it
-HELD_BACK = ("threads2_heldout", "threads3_heldout")
+HELD_BACK = ("threads4_heldout",)
 #: a device word of the corpus -> the devices of the knowledge base it covers
 DEVICES = {"gpu": {"gpu", "cuda", "rocm", "mps", "metal", "xpu"}, "npu": {"npu", "ane"}, "mps": {"mps", "gpu", "ane"}}
 

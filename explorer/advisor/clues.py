@@ -281,7 +281,8 @@ def _names_after(lower: str, markers) -> list[str]:
     names = []
     for marker in markers:
         for tail in _after(lower, marker):
-            m = re.match(r"['\"]?(?:aten::|::|cv::)?([a-z0-9_.]+)", tail)
+            # OpenCV names its back ends' functions by namespace: cv::hal::resize is cv::resize
+            m = re.match(r"['\"]?(?:aten::|::|cv::(?:hal::|ocl::|ipp::)?)?([a-z0-9_.]+)", tail)
             if m:
                 names.append(m.group(1).split(".")[0])
     return names

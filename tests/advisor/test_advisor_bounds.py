@@ -225,6 +225,12 @@ PINNED = [
      "jax-ml/jax git tag --no-contains 62d9223fe809 ('fix error with zero-size image resizing'): jax-v0.2.18"),
     ("jax-resize-zero-size-before-0.2.19", "0.2.19", False, "jax-ml/jax git tag --contains 62d9223fe809: jax-v0.2.19 first"),
     ("jax-resize-zero-size-before-0.2.19", "0.10.2", False, "measured: jax 0.10.2 resizes to (0,) with 'linear'"),
+    ("skimage-rescale-small-scale-before-0.19", "0.18.3", True,
+     "scikit-image/scikit-image _warps.py @ v0.18.3: output_shape = np.round(scale * orig_shape)"),
+    ("skimage-rescale-small-scale-before-0.19", "0.19.0", False,
+     "scikit-image/scikit-image _warps.py @ v0.19.0: np.maximum(np.round(scale * orig_shape), 1) (ef5cfc3de, #5256)"),
+    ("skimage-rescale-small-scale-before-0.19", "0.26.0", False,
+     "measured: scikit-image 0.26.0 rescales a (30, 40, 3) array by 0.1 to (3, 4, 1)"),
 ]
 
 #: (record id, converter release, holds there, what decides it) for records whose converter's release decides

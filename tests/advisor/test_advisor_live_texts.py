@@ -387,6 +387,7 @@ TF = {
     .get_concrete_function(_tf().TensorSpec((1, 8, 8, 3), _tf().bool)),
     "tf-argument-shapes": lambda: _tf().image.resize(_tf().zeros((1, 1, 8, 8, 3)), (16, 16)),
     "tf-resize-size-not-int32": lambda: _tf().image.resize(_tf().zeros((1, 4, 4, 1)), (2.5, 3.5)),
+    "tf-v1-resize-functions-removed": lambda: _tf().image.resize_bilinear(_tf().zeros((1, 4, 4, 1)), (8, 8)),
     "tf-v1-align-corners-half-pixel": lambda: _tf().raw_ops.ResizeBilinear(
         images=_tf().zeros((1, 8, 8, 3)), size=[16, 16], align_corners=True, half_pixel_centers=True),
     "tf-crop-and-resize-methods": lambda: _tf().image.crop_and_resize(

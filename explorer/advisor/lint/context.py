@@ -7,17 +7,20 @@ Each place is judged by what matters there (``judge.py``):
   Rust ``#[test]`` functions, ``#[cfg(test)]`` modules, ``tests/`` and ``benches/``): it runs the call forward
   only, unless it shows gradients; nothing in it is exported;
 * ``preprocessing``: a data pipeline (``tf.data`` maps, ``pp/``, ``data/``, ``transforms/``, Keras image
-  converters, augmentations): it runs before the model, without gradients, and is not ported with it; a
-  difference on the target is a difference in the deployment's preprocessing (``differs``), not a failure of the
-  model;
-* ``evaluation``: evaluators and metrics, likewise outside the model;
-* ``script``: a script or demo that runs a model (``scripts/``, ``tools/``, ``demo*``, ``inference*``; a Rust
-  example's ``main.rs``) and does not train it (no ``.backward()``, optimiser or gradient call in the file).
+  converters and ``*_processor.py`` files, augmentations): it runs before the model, without gradients, and is
+  not ported with it; a difference on the target is a difference in the deployment's preprocessing
+  (``differs``), not a failure of the model;
+* ``evaluation``: evaluators and metrics, and a model's inference code (``*_inference.py``, ``*_predictor.py``),
+  likewise outside the model;
+* ``script``: a script or demo that runs a model (``scripts/``, ``tools/``, ``demo*``, ``inference*``, a weight
+  converter ``convert_*_to_*.py``; a Rust example's ``main.rs``) and does not train it (no ``.backward()``,
+  optimiser or gradient call in the file).
 
 >>> [path_context(p) for p in ("tests/test_up.py", "big_vision/pp/ops_image.py", "src/models/unet.py",
 ...                            "keras_hub/src/models/sam/sam_image_converter.py", "big_vision/evaluators/fid.py",
-...                            "simclr/data_util.py")]
-['test', 'preprocessing', None, 'preprocessing', 'evaluation', 'preprocessing']
+...                            "simclr/data_util.py", "models/sam2/sam2_video_processor.py",
+...                            "models/sam2/sam2_video_inference.py", "dino_v2/convert_dino_v2_hf_to_keras.py")]
+['test', 'preprocessing', None, 'preprocessing', 'evaluation', 'preprocessing', 'preprocessing', 'evaluation', 'script']
 >>> rust_test_lines("fn f() {}\\n#[cfg(test)]\\nmod tests {\\n    #[test]\\n    fn up() {}\\n}\\n")
 {2, 3, 4, 5, 6}
 """
@@ -37,9 +40,11 @@ _EVAL_DIRS = {"evaluators", "evaluation", "evaluations", "eval", "metrics", "vis
 _SCRIPT_DIRS = {"scripts", "tools", "demo", "demos"}
 _TEST_FILE = re.compile(r"(^test_.*|.*_test|^conftest|.*_tests)\.(py|rs)$")
 _PRE_FILE = re.compile(r"(preprocess|augment|transforms?\.py$|input_pipeline|_converter\.py$|data_?loader|"
-                       r"dataset|_data\.py$|^data_?utils?\.py$)", re.IGNORECASE)
-_EVAL_FILE = re.compile(r"(^eval|_eval\.py$|evaluat|metric|visuali[sz])", re.IGNORECASE)
-_SCRIPT_FILE = re.compile(r"^(demo|inference|infer|predict|app|export|run)[^/]*\.py$", re.IGNORECASE)
+                       r"dataset|_data\.py$|^data_?utils?\.py$|_processor\.py$|^image_processing)", re.IGNORECASE)
+_EVAL_FILE = re.compile(r"(^eval|_eval\.py$|evaluat|metric|visuali[sz]|[_-](inference|infer|predict|predictor)\.py$)",
+                        re.IGNORECASE)
+_SCRIPT_FILE = re.compile(r"^(demo|inference|infer|predict|app|export|run)[^/]*\.py$|[_-]demo\.py$"
+                          r"|^convert_\w+_to_\w+\.py$", re.IGNORECASE)
 #: Names of functions whose code runs before the model (input pipelines) or after it (post-processing of its
 #: predictions, metrics, visualisation), wherever the file is: ``preprocess_image``, ``_update_metrics``, ``infer``.
 _PRE_FUNCTION = re.compile(r"^_*(pre_?process|augment|data_aug|decode_and_|(center|random)_crop"

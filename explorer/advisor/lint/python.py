@@ -243,6 +243,23 @@ def _module_keys(module: str) -> tuple:
     return (module, module[4:]) if module.startswith("src.") and len(module) > 4 else (module,)
 
 
+def _same_module(imported: str, defined: str) -> bool:
+    """Whether an import's module names the module a wrapper is defined in, where module names are read from
+    paths relative to the linted tree: the same module; the tree being the package itself (``deeplab2.model.utils``
+    for ``model/utils.py``) or inside it; or a package that re-exports it (``kmodels.utils`` for
+    ``kmodels/utils/image.py``).  Another module of the same package is another function of the same name.
+
+    >>> _same_module("deeplab2.model.utils", "model.utils"), _same_module("kmodels.utils", "kmodels.utils.image")
+    (True, True)
+    >>> _same_module("kmodels.models.sam3.sam3_processor", "kmodels.utils.image")
+    False
+    """
+    if not imported or not defined:
+        return False
+    return (imported == defined or imported.endswith("." + defined) or defined.endswith("." + imported)
+            or defined.startswith(imported + "."))
+
+
 def _absolute(name: str, module: str, package: bool) -> str:
     """An import's module made absolute from the importing module (``..backend.keras`` in ``a.b.c``)."""
     level = len(name) - len(name.lstrip("."))
@@ -303,7 +320,9 @@ _LOSS_MODULE = re.compile(r"(?i)(^|[/\\])[^/\\]*loss[^/\\]*([/\\]|\.py$)")
 
 
 def _called_pattern(names) -> re.Pattern:
-    return re.compile(r"\b(" + "|".join(sorted(map(re.escape, names), key=len, reverse=True)) + r")\s*[(,)\]]")
+    # a call or a reference (`name(`, `f(name)`), or an import under another name (`import name as alias`)
+    return re.compile(r"\b(" + "|".join(sorted(map(re.escape, names), key=len, reverse=True))
+                      + r")(?:\s*[(,)\]]|\s+as\s)")
 
 
 def _statements(body):
@@ -608,7 +627,10 @@ class _Module:
                         api = self.subclass_api.get(base.id)
                     if api is not None and api.name in SUBCLASSED:
                         self.subclass_api[name] = api
-        self.callees = callees() | set(self.subclass_api) | set(self.wrappers)
+        # a wrapper imported under another name (`from pkg.utils.image import preprocess_image as pp`)
+        renamed = {local for local, target in self.imports.items()
+                   if isinstance(target, str) and target.rpartition(".")[2] in self.wrappers and local not in self.wrappers}
+        self.callees = callees() | set(self.subclass_api) | set(self.wrappers) | renamed
 
     # ----------------------------------------------------------------------------------------- scopes
     def child_containing(self, current, target):
@@ -1085,11 +1107,12 @@ class _Module:
                         return api
             return None
         head, _, last = qualified.rpartition(".")
+        head = _absolute(head, here, self.path.replace("\\", "/").endswith("__init__.py"))
         for module, api in self.wrappers.get(last, ()):
             if module == here:
                 continue  # its own definition's module calls it by name (above)
-            if head.startswith(".") or head.split(".")[0] == module.split(".")[0] or head.endswith("." + module):
-                return api  # `deeplab2.model.utils` for `model/utils.py`: a repository that is its package
+            if _same_module(head, module):
+                return api
         return None
 
     def wrapped(self, call: ast.Call, api: apis.Api, bound) -> tuple | None:
