@@ -129,6 +129,38 @@ def test_a_wrapper_of_a_known_call_is_followed_one_level(tmp_path):
     assert "burn-tch-nearest-exact-forward" in at_head
 
 
+# keras-vision-models' shape: two functions of one name in one package, one a wrapper (its interpolation is a
+# parameter), the other a fixed bilinear preprocessing step; a layer calls the wrapper under another name
+SAME_NAME = {
+    "pkg/__init__.py": "", "pkg/a/__init__.py": "", "pkg/utils/__init__.py": "",
+    "pkg/utils/image.py": (
+        "from keras import ops\n"
+        "def preprocess_image(image, size=(224, 224), interpolation='bilinear', antialias=False):\n"
+        "    return ops.image.resize(image, size, interpolation=interpolation, antialias=antialias)\n"),
+    "pkg/a/proc.py": (
+        "from keras import ops\n"
+        "def preprocess_image(image, target_size=1008):\n"
+        "    x = ops.convert_to_tensor(image)\n"
+        "    return ops.image.resize(x, (target_size, target_size), interpolation='bilinear')\n"),
+    "pkg/a/down.py": (
+        "from .proc import preprocess_image\n"
+        "from pkg.utils.image import preprocess_image as pp\n"
+        "import keras\n"
+        "class Head(keras.layers.Layer):\n"
+        "    def call(self, image):\n"
+        "        a = preprocess_image(image)\n"
+        "        b = pp(image, interpolation='bicubic', antialias=True)\n"
+        "        return a, b\n"),
+}
+
+
+def test_a_wrapper_is_the_function_of_the_module_imported_not_one_of_the_same_name(tmp_path):
+    report = _lint(tmp_path, SAME_NAME, backend="candle", training=True)
+    at_down = {(i.site.line, i.rule) for i in report if i.site.path == "pkg/a/down.py"}
+    assert not any(line == 6 for line, _ in at_down)  # proc.preprocess_image passes no mode: not a wrapper
+    assert (7, "mode-unavailable") in at_down  # the wrapper, imported as `pp`, with bicubic: candle has none
+
+
 # keras-unet-collection's shape: a layer helper picks the interpolation from a flag through an if/elif table,
 # blocks and builders pass the flag down (star-imported, same-module and imported by name), the model is trained
 TABLE = {
