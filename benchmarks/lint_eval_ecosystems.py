@@ -1,6 +1,6 @@
 """lint's errors right and risky calls found per ecosystem, on hand-labelled real repositories.
 
-    python benchmarks/lint_eval_ecosystems.py TREES [--set dev|heldout|...|heldout7] [--misses]
+    python benchmarks/lint_eval_ecosystems.py TREES [--set dev|heldout|...|heldout9] [--misses]
 
 TREES holds ``<set>/src/<owner>+<repo>`` for each set: the working trees of the commits the labels name
 (``benchmarks/lint_eval/{dev,heldout,heldout2}.jsonl``: repo, commit, ecosystem, path, line, kind, and per
@@ -110,8 +110,8 @@ def ratio(a, b) -> str:
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("trees", type=Path)
-    parser.add_argument("--set", action="append",
-                        choices=("dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7"))
+    sets = sorted((p.stem for p in LABELS.glob("*.jsonl")), key=lambda n: (n != "dev", len(n), n))
+    parser.add_argument("--set", action="append", choices=sets, help="a labelled set (benchmarks/lint_eval/<set>.jsonl)")
     parser.add_argument("--misses", action="store_true")
     args = parser.parse_args(argv)
     out = ["| set | ecosystem | repositories | errors right | risky found | findings on a non-call | CPU s |",

@@ -249,6 +249,10 @@ CONVERTER_PINNED = [
      "tensorflow/tensorflow#43080: 16x8 quantization of RESIZE_NEAREST_NEIGHBOR refused on 2.3.0"),
     ("litert-quantizer-resize-nearest-before-2.8", "2.13.1", False,
      "measured: tensorflow-cpu 2.13.1 writes a quantized RESIZE_NEAREST_NEIGHBOR for int8 and 16x8"),
+    ("torchvision-scale-int-only-before-0.1.9", "0.1.8", True,
+     "torchvision 0.1.8 wheel: Scale.__call__ computes int(self.size * h / w) (transforms.py line 135), no sequence case"),
+    ("torchvision-scale-int-only-before-0.1.9", "0.1.9", False,
+     "torchvision 0.1.9 wheel: Scale asserts isinstance(size, int) or a sequence of 2 (transforms.py line 174)"),
 ]
 
 

@@ -711,3 +711,45 @@ def test_a_branch_the_constructors_defaults_do_not_take_is_a_condition(tmp_path)
     assert ("error", "candle-bilinear-backward") in _rules(flax, 8)  # the branch the default takes
     assert not [i for i in flax if i.site.line == 10 and i.severity == "error"]
     assert [i for i in flax if i.site.line == 10 and i.severity == "warning"]
+
+
+# UE2020/colorize's shape: a tch-rs binary that trains and, in its `test` command, runs the generator inside
+# `tch::no_grad(|| ...)`; candle has no bicubic at all, which fails the trained call and only warns for inference
+TCH_NO_GRAD = {"src/main.rs": (
+    "use tch::Tensor;\n"
+    "fn main() {\n"
+    "    let l = Tensor::zeros([1, 1, 64, 64], (tch::Kind::Float, tch::Device::Cpu));\n"
+    "    let trained = l.upsample_bicubic2d([256, 256], false, None, None);\n"
+    "    trained.sum(tch::Kind::Float).backward();\n"
+    "    tch::no_grad(|| {\n"
+    "        let small = l.upsample_bicubic2d([256, 256], false, None, None);\n"
+    "        small.print();\n"
+    "    });\n"
+    "}\n")}
+
+
+def test_a_tch_call_inside_no_grad_is_inference(tmp_path):
+    report = _lint(tmp_path, TCH_NO_GRAD, backend="candle", training=True)
+    by_line = {i.site.line: i for i in report}
+    assert by_line[4].severity == "error"
+    assert by_line[7].severity == "warning" and by_line[7].site.context == "evaluation"
+
+
+# Tramac's ICNetLoss: a loss's forward unpacks its target from *inputs and resizes it to each prediction's size
+LOSS_TARGET = {"loss.py": (
+    "import torch.nn as nn\n"
+    "import torch.nn.functional as F\n"
+    "class ICNetLoss(nn.CrossEntropyLoss):\n"
+    "    def forward(self, *inputs):\n"
+    "        preds, target = tuple(inputs)\n"
+    "        target = target.unsqueeze(1).float()\n"
+    "        small = F.interpolate(target, preds.size()[2:], mode='bilinear', align_corners=True)\n"
+    "        pred = F.interpolate(preds, target.size()[2:], mode='bilinear', align_corners=True)\n"
+    "        return super().forward(pred, small.squeeze(1).long())\n")}
+
+
+def test_a_target_unpacked_by_name_in_a_loss_carries_no_gradient(tmp_path):
+    report = _lint(tmp_path, LOSS_TARGET, backend="candle", training=True)
+    by_line = {i.site.line: i for i in report}
+    assert by_line[7].severity == "warning" and "target" in by_line[7].message
+    assert by_line[8].severity == "error"  # the prediction is differentiated

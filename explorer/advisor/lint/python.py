@@ -1930,6 +1930,9 @@ class _Module:
                             continue  # the call's own result, or set after it (`imgs = interpolate(imgs, ...)`)
                         if value is None and isinstance(stmt, (ast.For, ast.AsyncFor)):
                             value = stmt.iter
+                        elif value is None and isinstance(stmt, ast.Assign) and _TARGET_NAME.search(name.id):
+                            reached.add(name.id)  # unpacked by its name: `preds, target = inputs` (a loss's forward)
+                            continue
                         elif value is None and isinstance(stmt, ast.Assign):
                             value = stmt.value  # unpacked: `x, y = data`
                         if value is None:

@@ -347,7 +347,10 @@ class _Reader:
         line, column = self.position(call if call is not None else offset)
         end_line, _ = self.position(end)
         context = "test" if line in self.test_lines else self.context
-        outside = context != "model" and not self.fn_trains(offset, line)  # a gradient test trains
+        no_grad = self.in_no_grad(offset)
+        if no_grad and context == "model" and re.search(r"\bfn\s+main\s*\(", self.code):
+            context = "evaluation"  # a binary's inference with the model it runs (`tch::no_grad(|| ...)`)
+        outside = (context != "model" and not self.fn_trains(offset, line)) or no_grad  # a gradient test trains
         extra = {}
         if library == "burn" and not mode.values:
             wrapper = self.wrapper(offset, mode.detail.strip("`"), align.detail.strip("`"))
@@ -439,6 +442,14 @@ class _Reader:
                 out.append(site)
                 break
         return out
+
+    def in_no_grad(self, offset: int) -> bool:
+        """Whether ``offset`` is inside the closure given to tch's ``no_grad(|| ...)``: nothing there is
+        differentiated."""
+        for m in re.finditer(r"\bno_grad\s*\(", self.code[:offset]):
+            if _balanced(self.code, m.end() - 1, self.ends) > offset:
+                return True
+        return False
 
     def fn_trains(self, offset: int, line: int) -> bool:
         """Whether the test around ``offset`` computes gradients: its ``#[test]`` item, else its ``fn``."""

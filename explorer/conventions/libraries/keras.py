@@ -102,16 +102,20 @@ class Keras(Library):
             defaults={"mode": "bilinear", "align_corners": None, "antialias": False}, rank=2,
             aliases=("tensorflow.keras.layers.Resizing", "tensorflow.keras.layers.experimental.preprocessing.Resizing",
                      "keras.layers.experimental.preprocessing.Resizing")),
-        # UpSampling*D's nearest repeats each pixel (keras 3.15: ops.repeat; measured equal to np.repeat)
+        # UpSampling*D's nearest repeats each pixel (keras 3.15: ops.repeat; measured equal to np.repeat); Keras 2 also
+        # exported the layers from keras.layers.convolutional
         Api("keras.layers.UpSampling2D", ("size", "data_format", "interpolation"), mode_param="interpolation",
             defaults={"mode": "nearest", "align_corners": None, "antialias": False}, rank=2, coordinates="repeat",
-            aliases=("tensorflow.keras.layers.UpSampling2D",)),
+            aliases=("tensorflow.keras.layers.UpSampling2D", "keras.layers.convolutional.UpSampling2D",
+                     "tensorflow.keras.layers.convolutional.UpSampling2D")),
         Api("keras.layers.UpSampling1D", ("size",), mode_param=None, fixed={"mode": "nearest"},
             defaults={"align_corners": None, "antialias": False}, rank=1, coordinates="repeat",
-            aliases=("tensorflow.keras.layers.UpSampling1D",)),
+            aliases=("tensorflow.keras.layers.UpSampling1D", "keras.layers.convolutional.UpSampling1D",
+                     "tensorflow.keras.layers.convolutional.UpSampling1D")),
         Api("keras.layers.UpSampling3D", ("size", "data_format"), mode_param=None, fixed={"mode": "nearest"},
             defaults={"align_corners": None, "antialias": False}, rank=3, coordinates="repeat",
-            aliases=("tensorflow.keras.layers.UpSampling3D",)),
+            aliases=("tensorflow.keras.layers.UpSampling3D", "keras.layers.convolutional.UpSampling3D",
+                     "tensorflow.keras.layers.convolutional.UpSampling3D")),
         # Keras 2's backend function behind UpSampling2D (tf-keras 2.15 tf_keras/src/backend.py resize_images:
         # tf.image.resize to the shape times the integer factors, nearest or bilinear): the same computation
         Api("keras.backend.resize_images", ("x", "height_factor", "width_factor", "data_format", "interpolation"),
