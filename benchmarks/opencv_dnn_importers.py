@@ -1,9 +1,11 @@
-"""OpenCV DNN's resize layers through its other importers: Caffe, Darknet, TensorFlow and TFLite.
+"""OpenCV DNN's resize layers through its other importers: Caffe, Darknet, TensorFlow and TFLite, and the ONNX
+importer of the releases before the probe's (3.4.4 ... 4.5.4: Upsample-7/9, Resize-10/11/13 nodes).
 
 Each case is a one-layer model that needs no weights (a Caffe prototxt, a Darknet cfg, a TensorFlow GraphDef
-written here byte by byte, a TFLite flatbuffer converted by the installed TensorFlow when there is one).  Every
-release's venv loads it with ``cv2.dnn.readNetFrom*`` and runs a forward on the CPU; the error text, or the
-output compared with a reference (numpy, or TensorFlow's own op for the TensorFlow cases), is one cell.
+written here byte by byte, an ONNX model written with the installed onnx, a TFLite flatbuffer converted by the
+installed TensorFlow when there is one).  Every release's venv loads it with ``cv2.dnn.readNetFrom*`` and runs a
+forward on the CPU; the error text, or the output compared with a numpy reference of the coordinate rule the
+framework that wrote the model computes (``REFERENCE``), is one cell.
 
     python benchmarks/opencv_dnn_importers.py VENV_PYTHON [VENV_PYTHON ...]   # -> the JSON on stdout
     python benchmarks/opencv_dnn_importers.py --write VENV_PYTHON ...         # -> the committed cells
@@ -120,6 +122,50 @@ TFLITE = {
 }
 
 
+# ONNX nodes for the releases before the probe's (opencv-dnn's ONNX records are measured from 4.5.5): written
+# with the installed onnx, compared with the numpy reference of the node's coordinate rule
+ONNX = {  # case -> (opset, op, attributes, scales or None, sizes or None)
+    "onnx-upsample7-nearest": (7, "Upsample", {"mode": "nearest", "scales": [1.0, 1.0, 2.0, 2.0]}, None, None),
+    "onnx-upsample9-nearest": (9, "Upsample", {"mode": "nearest"}, [1.0, 1.0, 2.0, 2.0], None),
+    "onnx-upsample9-linear": (9, "Upsample", {"mode": "linear"}, [1.0, 1.0, 2.0, 2.0], None),
+    "onnx-resize10-nearest": (10, "Resize", {"mode": "nearest"}, [1.0, 1.0, 2.0, 2.0], None),
+    "onnx-resize11-nearest-asymmetric": (11, "Resize", {"mode": "nearest", "coordinate_transformation_mode":
+                                                        "asymmetric", "nearest_mode": "floor"},
+                                         [1.0, 1.0, 2.0, 2.0], None),
+    "onnx-resize11-linear-align-corners": (11, "Resize", {"mode": "linear", "coordinate_transformation_mode":
+                                                          "align_corners"}, None, [1, 2, 8, 12]),
+    "onnx-resize11-linear-half-pixel": (11, "Resize", {"mode": "linear", "coordinate_transformation_mode":
+                                                       "half_pixel"}, None, [1, 2, 8, 12]),
+    "onnx-resize13-nearest-sizes": (13, "Resize", {"mode": "nearest", "coordinate_transformation_mode":
+                                                   "half_pixel", "nearest_mode": "round_prefer_floor"},
+                                    None, [1, 2, 8, 12]),
+}
+
+
+def onnx_model(opset, op, attributes, scales, sizes):
+    import numpy as np
+    from onnx import TensorProto, helper, numpy_helper
+    inits, inputs = [], ["X"]
+    if op == "Resize" and opset >= 11:
+        inits.append(numpy_helper.from_array(np.zeros(0, np.float32), "roi"))
+        inputs.append("roi")
+    if scales is not None and not (op == "Upsample" and opset < 9):
+        inits.append(numpy_helper.from_array(np.array(scales, np.float32), "scales"))
+        inputs.append("scales")
+    elif sizes is not None:
+        inits.append(numpy_helper.from_array(np.zeros(0, np.float32), "scales"))
+        inits.append(numpy_helper.from_array(np.array(sizes, np.int64), "sizes"))
+        inputs += ["scales", "sizes"]
+    out_hw = sizes[2:] if sizes else [int(SHAPE[2] * 2), int(SHAPE[3] * 2)]
+    node = helper.make_node(op, inputs, ["Y"], name="resize0", **attributes)
+    graph = helper.make_graph([node], "g", [helper.make_tensor_value_info("X", TensorProto.FLOAT, list(SHAPE))],
+                              [helper.make_tensor_value_info("Y", TensorProto.FLOAT, list(SHAPE[:2]) + out_hw)],
+                              initializer=inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    model.ir_version = 3 if opset < 9 else 4 if opset < 11 else 6 if opset < 13 else 7
+    return model
+
+
 # ------------------------------------------------------------------------------------------------ references
 def _linear_weights(n_in, n_out, rule):
     import numpy as np
@@ -173,6 +219,16 @@ REFERENCE = {  # case -> (kernel, coordinate rule) the framework that wrote the 
     "tf-resize-nearest": ("nearest", "asymmetric"),
     "tf-resize-nearest-align-corners": ("nearest", "align_corners"),
     "tf-resize-nearest-half-pixel": ("nearest", "half_pixel"),
+    # ONNX: Upsample and Resize-10 are asymmetric; half_pixel + round_prefer_floor picks floor((o + 0.5) in / out)
+    # here, as no (o + 0.5) in / out is an integer for 5 -> 8 and 7 -> 12
+    "onnx-upsample7-nearest": ("nearest", "asymmetric", (10, 14)),
+    "onnx-upsample9-nearest": ("nearest", "asymmetric", (10, 14)),
+    "onnx-upsample9-linear": ("linear", "asymmetric", (10, 14)),
+    "onnx-resize10-nearest": ("nearest", "asymmetric", (10, 14)),
+    "onnx-resize11-nearest-asymmetric": ("nearest", "asymmetric", (10, 14)),
+    "onnx-resize11-linear-align-corners": ("linear", "align_corners"),
+    "onnx-resize11-linear-half-pixel": ("linear", "half_pixel"),
+    "onnx-resize13-nearest-sizes": ("nearest", "half_pixel"),
     "tflite-resize-bilinear": ("linear", "asymmetric"),
     "tflite-resize-bilinear-half-pixel": ("linear", "half_pixel"),
     "tflite-resize-nearest": ("nearest", "asymmetric"),
@@ -193,6 +249,14 @@ def write_models(folder):
     for cid, args in TF.items():
         (folder / f"{cid}.pb").write_bytes(tf_graph(*args))
         cases.append({"id": cid, "importer": "tensorflow", "path": f"{cid}.pb"})
+    try:
+        import onnx  # noqa: F401
+    except ImportError:  # the ONNX cases need the onnx package
+        pass
+    else:
+        for cid, args in ONNX.items():
+            (folder / f"{cid}.onnx").write_bytes(onnx_model(*args).SerializeToString())
+            cases.append({"id": cid, "importer": "onnx", "path": f"{cid}.onnx"})
     try:
         import tensorflow as tf
     except ImportError:  # the TFLite cases need a converter
@@ -245,6 +309,8 @@ def child(folder):
                 net = cv2.dnn.readNetFromCaffe(path)
             elif case["importer"] == "darknet":
                 net = cv2.dnn.readNetFromDarknet(path)
+            elif case["importer"] == "onnx":
+                net = cv2.dnn.readNetFromONNX(path)
             elif case["importer"] == "tensorflow":
                 net = cv2.dnn.readNetFromTensorflow(path)
             else:

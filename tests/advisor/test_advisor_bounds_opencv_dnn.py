@@ -55,6 +55,18 @@ PINNED = [
     ("opencv-dnn-darknet-upsample-3.4.1", "3.4.2", False, "3.4.2.17: [upsample] equal to a nearest repeat"),
     ("opencv-dnn-importers-removed-5", "4.14.0", False, "4.14.0.94 reads Caffe and Darknet models"),
     ("opencv-dnn-importers-removed-5", "5.0.0", True, "5.0.0.93: AttributeError, no readNetFromCaffe"),
+    ("opencv-dnn-caffe-upsample-unregistered", "4.0.1", True,
+     "4.0.1.24, ONNX Upsample-7: 'Can't create layer \"Y\" of type \"Upsample\"'"),
+    ("opencv-dnn-onnx-resize10-ctm-required", "4.2.0", False, "4.2.0.34: 'Required argument \"interpolation\"'"),
+    ("opencv-dnn-onnx-resize10-ctm-required", "4.3.0", True,
+     "4.3.0.38: 'Required argument \"coordinate_transformation_mode\" not found into dictionary'"),
+    ("opencv-dnn-onnx-resize10-ctm-required", "4.4.0", True, "4.4.0.46: the same text"),
+    ("opencv-dnn-onnx-resize10-ctm-required", "4.5.1", False, "4.5.1.48: Resize-10 equal to the reference"),
+    ("opencv-dnn-onnx-asymmetric-refused-4.3", "4.3.0", True, "4.3.0.38: 'interp_mode != \"asymmetric\"'"),
+    ("opencv-dnn-onnx-asymmetric-refused-4.3", "4.4.0", False, "4.4.0.46: another check ('shapes.depth()')"),
+    ("opencv-dnn-onnx-linear-half-pixel-before-4.5.4", "4.4.0", True, "4.4.0.46: half_pixel linear differs"),
+    ("opencv-dnn-onnx-linear-half-pixel-before-4.5.4", "4.5.3", True, "4.5.3.56: half_pixel linear differs"),
+    ("opencv-dnn-onnx-linear-half-pixel-before-4.5.4", "4.5.4", False, "4.5.4.60: equal"),
 ]
 
 
@@ -108,6 +120,16 @@ DECIDED = {
     "opencv-dnn-darknet-upsample-3.4.1": (
         "darknet-upsample", lambda r, c: _has(c, "darknet-upsample"),
         lambda c: "Unknown layer type: upsample" in _error(c, "darknet-upsample")),
+    "opencv-dnn-onnx-resize10-ctm-required": (
+        "onnx-resize10-nearest", lambda r, c: parse_version(r) >= parse_version("4.0"),
+        lambda c: 'Required argument "coordinate_transformation_mode"' in _error(c, "onnx-resize10-nearest")),
+    "opencv-dnn-onnx-asymmetric-refused-4.3": (
+        "onnx-resize11-nearest-asymmetric", lambda r, c: parse_version(r) >= parse_version("4.0"),
+        lambda c: 'interp_mode != "asymmetric"' in _error(c, "onnx-resize11-nearest-asymmetric")),
+    "opencv-dnn-onnx-linear-half-pixel-before-4.5.4": (
+        None, lambda r, c: parse_version(r) >= parse_version("4.0")
+        and c["onnx-resize11-linear-half-pixel"]["status"] == "ok",
+        lambda c: _differs(c, "onnx-resize11-linear-half-pixel")),
     "opencv-dnn-importers-removed-5": (
         "caffe-interp", lambda r, c: True, lambda c: not _has(c, "caffe-interp") and not _has(c, "darknet-upsample")),
 }
@@ -205,6 +227,16 @@ DIAGNOSED = [
      "function 'get'", "opencv-dnn-caffe-resize-interpolation-required"),
     ("cv2.error: OpenCV(3.4.1) /io/opencv/modules/dnn/src/darknet/darknet_io.cpp:503: error: (-212) Unknown layer "
      "type: upsample in function ReadDarknetFromCfgFile", "opencv-dnn-darknet-upsample-3.4.1"),
+    ("cv2.error: OpenCV(4.4.0) /tmp/pip-req-build-dglzv4yn/opencv/modules/dnn/include/opencv2/dnn/dnn.inl.hpp:349: "
+     "error: (-204:Requested object was not found) Required argument \"coordinate_transformation_mode\" not found "
+     "into dictionary in function 'get'", "opencv-dnn-onnx-resize10-ctm-required"),
+    ("cv2.error: OpenCV(4.3.0) /tmp/pip-req-build-jl2xmxs1/opencv/modules/dnn/src/onnx/onnx_importer.cpp:1233: "
+     "error: (-215:Assertion failed) interp_mode != \"asymmetric\" in function 'populateNet'",
+     "opencv-dnn-onnx-asymmetric-refused-4.3"),
+    ("cv2.error: OpenCV(4.0.1) /io/opencv/modules/dnn/src/dnn.cpp:518: error: (-2:Unspecified error) Can't create "
+     "layer \"Y\" of type \"Upsample\" in function 'getLayerInstance'", "opencv-dnn-caffe-upsample-unregistered"),
+    ("cv2.error: OpenCV(4.9.0) error: (-215:Assertion failed) interp_mode != \"tf_crop_and_resize\" in function "
+     "'parseResize'", "opencv-dnn-tf-crop-and-resize"),
     # other layers' refusals, and another module's resize: no importer record of a resize claims them
     ("cv2.error: OpenCV(4.1.0) /io/opencv/modules/dnn/src/dnn.cpp:524: error: (-2:Unspecified error) Can't create "
      "layer \"Mish1\" of type \"Mish\" in function 'getLayerInstance'", None),
