@@ -314,7 +314,7 @@ def _candidates(words: set, clues: Clues) -> list[_Candidate]:
             continue  # other calls print this text too: only a paste that shows a resize is explained by it
         if _other_node(k, clues):
             continue  # "Node number 7 (ADD) failed to prepare" is another node than "(RESIZE_BILINEAR) failed to prepare"
-        if _other_attribute(k, clues) or _other_call(k, clues):
+        if _other_attribute(k, clues) or _other_call(k, clues) or _other_layer_type(k, clues):
             continue  # "'Upsample' object has no attribute 'weight'" is another object than "'Resize' object ..."
         gate = _op_gate(k, clues)
         if gate is None:
@@ -363,6 +363,26 @@ def _other_attribute(k: KnownText, clues: Clues) -> bool:
     pasted = _attribute_errors(clues.flat)
     # Python 2 says "'module' object has no attribute 'Upsample'" where Python 3 names the module
     return bool(pasted) and not any(a == b and (t == u or "module" in (t, u)) for t, a in known for u, b in pasted)
+
+
+#: the layer type (or parameter) an OpenCV DNN importer names: 'Can't create layer "up1" of type "Upsample"',
+#: 'Unknown layer type ResizeBilinear in op ...', 'Unknown layer type: upsample', 'Required argument "interpolation"'
+_LAYER_TYPE = re.compile(r"""of type ['"]([\w.]+)['"]|unknown layer type:? ([\w.]+)|required argument ['"]([\w.]+)['"]""")
+
+
+def _layer_types(text: str) -> set:
+    return {next(g for g in groups if g) for groups in _LAYER_TYPE.findall(text.lower())}
+
+
+def _other_layer_type(k: KnownText, clues: Clues) -> bool:
+    """The known text is an importer's refusal of one layer type (or one missing parameter), and the paste
+    names another: "Can't create layer ... of type "Mish"" is not the text of type "Upsample", whatever else
+    the two share."""
+    known = _layer_types(k.text)
+    if not known:
+        return False
+    pasted = _layer_types(clues.flat)
+    return bool(pasted) and not known & pasted
 
 
 _UNEXPECTED_KEYWORD = re.compile(r"([\w.]+)\(\) got an unexpected keyword argument ['\"](\w+)['\"]")
