@@ -30,7 +30,9 @@ scored once and then used for development; ``heldout6`` (142 lines of 8 reposito
 PSPNet-tensorflow, Keras-FCN, Image-Super-Resolution, SPADE, PyTorch-YOLOv3, pytorch-deeplab-xception, yolo-dl) was
 labelled blind the same way and scored once on that round's final code; ``heldout7`` (212 lines of 9 repositories:
 vqgan-jax, jax-guided-diffusion, tensorflow-yolov4-tflite, keras-image-models, segme (a subset),
-segment_anything_keras, detr, YOLOX, burn_depth) likewise, scored once on the next round's code.
+segment_anything_keras, detr, YOLOX, burn_depth) likewise, scored once on the next round's code; ``heldout8`` (234
+lines of 10 repositories) and ``heldout9`` (171 lines of 9 more) likewise in the ninth round, the first scored
+before that round's last changes and then used for development, the second scored once on its final code.
 For each repository and target the linter runs over
 the whole tree; its findings (warning and above) on the labelled files are matched by path and line:
 
