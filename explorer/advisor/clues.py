@@ -78,6 +78,10 @@ _NODE_TYPES = re.compile(
 RESIZE_WORDS = frozenset({"resize", "resized", "resizing", "interpolate", "interpolation", "upsample", "upsampling",
                           "upsampled", "upsampling2d", "upsampling3d", "thumbnail", "rescale", "downsample",
                           "downsampling", "scale_factor", "zoom", "interp", "resample"})
+#: a resize's scale in coremltools' messages: the symbolic scale its frontends compute from a constant output size
+#: and a flexible input length, (Hout + 1e-4)/Hin printed as ``40.0001/is2``, or the name of an upsample's scale
+#: input (``Input 6_scale_factor_height: ...``)
+COREML_SCALE = re.compile(r"\d\.0001/is\d+|_scale_factor_(?:height|width)\b")
 #: node and layer types that are resizes (ONNX Resize and Upsample, Caffe/ncnn/MNN Interp, OpenVINO Interpolate,
 #: TFLite's builtin resizes, OpenCV's Resize2 layer of 5.0)
 RESIZE_TYPES = frozenset({"resize", "upsample", "interp", "interpolate", "resize2", "resizebilinear",
@@ -163,7 +167,8 @@ class Clues:
         message (``im.resize(``, ``F.interpolate``, ``UpSampling2D``), also as a part of a function's name in a
         traceback (``_preprocess_resize_output_shape``, ``resize_with_pad``)."""
         return bool(self.ops) or bool(self.words & RESIZE_WORDS) or any(
-            "_" in w and not RESIZE_WORDS.isdisjoint(w.split("_")) for w in self.words)
+            "_" in w and not RESIZE_WORDS.isdisjoint(w.split("_")) for w in self.words) or bool(
+            COREML_SCALE.search(self.flat))
     flat: str = ""                  # the text read, lower case, runs of white space as one space
 
     def to_dict(self) -> dict:
