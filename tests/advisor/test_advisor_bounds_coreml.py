@@ -25,25 +25,19 @@ KB = knowledge.load()
 
 #: (record id, coremltools release, holds there, what decides it)
 PINNED = [
-    ("coreml-fixed-size-flexible-input-nearest", "4.1", False,
+    ("coreml-fixed-size-flexible-input", "4.1", False,
      "apple/coremltools frontend/torch/ops.py @ 4.1 line 1540: '(output_size[0] + 1e-4) / float(input_shape[-2])' "
      "raises a TypeError before any const is added"),
-    ("coreml-fixed-size-flexible-input-nearest", "5.0", True,
+    ("coreml-fixed-size-flexible-input", "5.0", True,
      "ops.py @ 5.0 line 2208: 'Hout / Hin if Hout % Hin == 0 else (Hout + 1e-4) / Hin'; builder.py @ 5.0 line 75: "
      "raise ValueError('Cannot add const {}'.format(val))"),
-    ("coreml-fixed-size-flexible-input-nearest", "7.2", True, "measured: 'Cannot add const 40.0001/is2' (builder.py:85)"),
-    ("coreml-fixed-size-flexible-input-nearest", "8.3.0", True, "measured: the two-line text (builder.py:122)"),
-    ("coreml-fixed-size-flexible-input-nearest", "9.0", True, "measured: the two-line text (builder.py:122)"),
-    ("coreml-fixed-size-flexible-input-bilinear", "4.1", False, "ops.py @ 4.1: float(input_shape[-2]) (a TypeError)"),
-    ("coreml-fixed-size-flexible-input-bilinear", "5.0", True,
-     "ops.py @ 5.0 upsample_bilinear2d: _is_float_value only on the scale_factors branch; the output-size scale goes "
-     "to mb.upsample_bilinear"),
-    ("coreml-fixed-size-flexible-input-bilinear", "7.2", True, "measured: 'Cannot add const 40.0001/is0' (builder.py:85)"),
-    ("coreml-fixed-size-flexible-input-bilinear", "8.0", True,
-     "ops.py @ 8.0 upsample_bilinear2d: no 'if scales_h is not None and scales_w is not None:' (0 hits)"),
-    ("coreml-fixed-size-flexible-input-bilinear", "8.1", False,
-     "ops.py @ 8.1 upsample_bilinear2d: 'if scales_h is not None and scales_w is not None:' then _is_float_value"),
-    ("coreml-fixed-size-flexible-input-bilinear", "8.3.0", False, "measured: TypeError 'Cannot convert expression to float'"),
+    ("coreml-fixed-size-flexible-input", "7.2", True, "measured: 'Cannot add const 40.0001/is2' (builder.py:85)"),
+    ("coreml-fixed-size-flexible-input", "8.3.0", True, "measured: the two-line text (builder.py:122)"),
+    ("coreml-fixed-size-flexible-input", "9.0", True, "measured: the two-line text (builder.py:122)"),
+    ("coreml-fixed-size-flexible-input", "7.2", True,
+     "measured: the torch bilinear (align_corners=False) prints 'Cannot add const 40.0001/is0' (builder.py:85)"),
+    ("coreml-fixed-size-flexible-input", "9.0", True,
+     "measured: tf.image.resize(x, [40, 40]) on [1, None, None, 3] with tensorflow 2.21.0: 'Cannot add const 40.0001/is18'"),
     ("coreml-fixed-size-flexible-input-bilinear-typeerror", "7.2", False, "measured: 'Cannot add const' instead"),
     ("coreml-fixed-size-flexible-input-bilinear-typeerror", "8.0", False, "ops.py @ 8.0: the float check on one branch"),
     ("coreml-fixed-size-flexible-input-bilinear-typeerror", "8.1", True, "ops.py @ 8.1: the float check on every branch"),
@@ -107,12 +101,12 @@ CONVERTER_PINNED = [
 
 #: (record id, coremltools release, the wording it prints)
 WORDINGS = [
-    ("coreml-fixed-size-flexible-input-nearest", "7.2", "Cannot add const {scale}"),
-    ("coreml-fixed-size-flexible-input-nearest", "8.0",
+    ("coreml-fixed-size-flexible-input", "7.2", "Cannot add const {scale}"),
+    ("coreml-fixed-size-flexible-input", "8.0",
      "Cannot add const {scale}\nPython native vals (list, tuple), np.array that areoperation inputs cannot have "
      "symbolic values. Consider feedingsymbolic shape in through placeholder and use mb.shape() operator. Input "
      "{name}_scale_factor_height: {scale}"),
-    ("coreml-fixed-size-flexible-input-nearest", "8.3.0",
+    ("coreml-fixed-size-flexible-input", "8.3.0",
      "Cannot add const {scale}\nPython native vals (list, tuple), np.array that are operation inputs cannot have "
      "symbolic values. Consider feeding symbolic shape in through placeholder and use mb.shape() operator. Input "
      "{name}_scale_factor_height: {scale}"),
@@ -135,7 +129,7 @@ DIAGNOSED = [
     (_FLOOR_LINE, "coreml-mil-upsample-symbolic-shape-4.x"),
     ('File ".../coremltools/converters/mil/mil/builder.py", line 75, in _add_const\n'
      '    raise ValueError("Cannot add const {}".format(val))\nValueError: Cannot add const 5.0001/is57',
-     "coreml-fixed-size-flexible-input-nearest"),
+     "coreml-fixed-size-flexible-input"),
     ("RuntimeError: PyTorch convert function for op upsample_nearest2d not implemented", "torch-coreml-nearest-4.0-beta"),
     ("x = F.interpolate(x, scale_factor=2)\nValueError: Incompatible dim 2 in shapes (1, 16, -112, 112) vs. "
      "(1, 16, 144, 112)", "coreml-torch-size-int8-wrap-4.0-beta"),
@@ -261,15 +255,34 @@ def _check_live(record_id: str, seen: str):
 def test_fixed_size_nearest_on_a_flexible_input_with_the_installed_coremltools():
     seen = _convert_torch({"size": (40, 40), "mode": "nearest"})
     assert re.search(r"\d\.0001/is\d+", seen), seen[-800:]
-    _check_live("coreml-fixed-size-flexible-input-nearest", seen)
+    _check_live("coreml-fixed-size-flexible-input", seen)
 
 
 def test_fixed_size_bilinear_on_a_flexible_input_with_the_installed_coremltools():
     seen = _convert_torch({"size": (40, 40), "mode": "bilinear", "align_corners": False})
     version = _coremltools_version()
     typeerror = KB.record("coreml-fixed-size-flexible-input-bilinear-typeerror")
-    record_id = typeerror.id if typeerror.versions.contains(version) else "coreml-fixed-size-flexible-input-bilinear"
+    record_id = typeerror.id if typeerror.versions.contains(version) else "coreml-fixed-size-flexible-input"
     _check_live(record_id, seen)
+
+
+def test_fixed_size_tf_resize_on_a_flexible_input_with_the_installed_coremltools():
+    """tf.image.resize (half-pixel ResizeBilinear) to a constant size: the TF frontend's scale is symbolic too."""
+    tf = pytest.importorskip("tensorflow")
+    ct = pytest.importorskip("coremltools")
+    fn = tf.function(lambda x: tf.image.resize(x, [40, 40]), input_signature=[tf.TensorSpec([1, None, None, 3])])
+    logging.disable(logging.WARNING)
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        try:
+            ct.convert([fn.get_concrete_function()], source="tensorflow", convert_to="mlprogram",
+                       skip_model_load=True)
+            seen = ""
+        except Exception as exc:  # the converter's error under test
+            seen = "".join(traceback.format_exception(exc))
+        finally:
+            logging.disable(logging.NOTSET)
+    _check_live("coreml-fixed-size-flexible-input", seen)
 
 
 @pytest.mark.parametrize("mode", ["nearest", "bilinear"])
