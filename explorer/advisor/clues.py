@@ -82,14 +82,15 @@ RESIZE_WORDS = frozenset({"resize", "resized", "resizing", "interpolate", "inter
 #: and a flexible input length, (Hout + 1e-4)/Hin printed as ``40.0001/is2``, or the name of an upsample's scale
 #: input (``Input 6_scale_factor_height: ...``)
 COREML_SCALE = re.compile(r"\d\.0001/is\d+|_scale_factor_(?:height|width)\b")
-#: two shapes a coremltools shape check compares ("Incompatible dim 2 in shapes (1, 16, -112, 112) vs. (1, 16, 144,
-#: 112)", "Dimension mismatch in concat ...: shapes [1, 128, 128, 128] vs. (1, 128, -128, -128)")
+#: two shapes a coremltools shape check compares ("Incompatible dim 2 in shapes (1, 16, -112, 112) vs. (1, 16,
+#: 144, 112)", "Dimension mismatch in concat ...: shapes [1, 128, 128, 128] vs. (1, 128, -128, -128)")
 _COMPARED_SHAPES = re.compile(r"shapes [(\[]([-\d, ]{1,80})[)\]] vs\. [(\[]([-\d, ]{1,80})[)\]]")
 
 
 def int8_wrapped_length(flat: str) -> bool:
-    """Whether two compared shapes differ by a length wrapped to int8 (L - 256 against L, L in 128 ... 254: -1 is also how an unknown length prints): the
-    coremltools 4.0 betas stored an interpolate's computed output size as int8 (apple/coremltools#951, #887)."""
+    """Whether two compared shapes differ by a length wrapped to int8 (L - 256 against L, L in 128 ... 254: -1 is
+    also how an unknown length prints): the coremltools 4.0 betas stored an interpolate's computed output size as
+    int8 (apple/coremltools#951, #887)."""
     for match in _COMPARED_SHAPES.finditer(flat[: limits.DIAGNOSE_MAX_CHARS]):
         try:
             a, b = ([int(v) for v in g.split(",") if v.strip()] for g in match.groups())

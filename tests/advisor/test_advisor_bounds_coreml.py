@@ -37,10 +37,13 @@ PINNED = [
     ("coreml-fixed-size-flexible-input", "7.2", True,
      "measured: the torch bilinear (align_corners=False) prints 'Cannot add const 40.0001/is0' (builder.py:85)"),
     ("coreml-fixed-size-flexible-input", "9.0", True,
-     "measured: tf.image.resize(x, [40, 40]) on [1, None, None, 3] with tensorflow 2.21.0: 'Cannot add const 40.0001/is18'"),
+     "measured: tf.image.resize(x, [40, 40]) on [1, None, None, 3] with tensorflow 2.21.0: "
+     "'Cannot add const 40.0001/is18'"),
     ("coreml-fixed-size-flexible-input-bilinear-typeerror", "7.2", False, "measured: 'Cannot add const' instead"),
-    ("coreml-fixed-size-flexible-input-bilinear-typeerror", "8.0", False, "ops.py @ 8.0: the float check on one branch"),
-    ("coreml-fixed-size-flexible-input-bilinear-typeerror", "8.1", True, "ops.py @ 8.1: the float check on every branch"),
+    ("coreml-fixed-size-flexible-input-bilinear-typeerror", "8.0", False,
+     "ops.py @ 8.0: the float check on one branch"),
+    ("coreml-fixed-size-flexible-input-bilinear-typeerror", "8.1", True,
+     "ops.py @ 8.1: the float check on every branch"),
     ("coreml-fixed-size-flexible-input-bilinear-typeerror", "8.3.0", True,
      "measured: TypeError 'Cannot convert expression to float' (sympy 1.14.0)"),
     ("coreml-fixed-size-flexible-input-bilinear-typeerror", "9.0", True,
@@ -51,7 +54,8 @@ PINNED = [
     ("coreml-mil-upsample-symbolic-shape-4.x", "4.0", True,
      "mil/ops/defs/image_resizing.py @ 4.0 line 149: 'ret_shape[-1] = np.floor(self.scale_factor_width.val * "
      "ret_shape[-1])' (apple/coremltools#1104 quotes this line)"),
-    ("coreml-mil-upsample-symbolic-shape-4.x", "4.1", True, "image_resizing.py @ 4.1 lines 61 and 167, no symbol check"),
+    ("coreml-mil-upsample-symbolic-shape-4.x", "4.1", True,
+     "image_resizing.py @ 4.1 lines 61 and 167, no symbol check"),
     ("coreml-mil-upsample-symbolic-shape-4.x", "5.0", False,
      "image_resizing.py @ 5.0 line 193: '... if not is_symbolic(ret_shape[-1]) else get_new_symbol()'"),
     ("coreml-mil-upsample-symbolic-shape-4.x", "9.0", False,
@@ -67,7 +71,15 @@ PINNED = [
     ("coreml-nn-nearest-fallback-needs-ios14", "7.2", True, "measured: the iOS13 align-corners message"),
     ("coreml-nn-nearest-fallback-needs-ios14", "8.3.0", True, "measured: the iOS13 align-corners message"),
     ("coreml-nn-nearest-fallback-needs-ios14", "9.0", True, "measured: the iOS13 align-corners message"),
-    ("coreml-align-corners-needs-ios14", "4.0", True, "apple/coremltools#774 (4.0b); _deployment_compatibility.py @ 4.0"),
+    ("coreml-torch-dynamic-size-not-a-factor", "4.1", False,
+     "apple/coremltools @ 4.1: no frontend/torch/ssa_passes/torch_upsample_to_core_upsample.py"),
+    ("coreml-torch-dynamic-size-not-a-factor", "5.0", True,
+     "torch_upsample_to_core_upsample.py @ 5.0 line 35: raise ValueError('Unable to map {} to core upsample' ...)"),
+    ("coreml-torch-dynamic-size-not-a-factor", "7.2", True, "measured: size=y.shape[2:] with flexible x and y"),
+    ("coreml-torch-dynamic-size-not-a-factor", "8.3.0", True, "measured: size=y.shape[2:] with flexible x and y"),
+    ("coreml-torch-dynamic-size-not-a-factor", "9.0", True, "measured: also with minimum_deployment_target=iOS17"),
+    ("coreml-align-corners-needs-ios14", "4.0", True,
+     "apple/coremltools#774 (4.0b); _deployment_compatibility.py @ 4.0"),
     ("coreml-align-corners-needs-ios14", "9.0", True, "measured on 7.2, 8.3.0 and 9.0"),
 ]
 
@@ -130,7 +142,8 @@ DIAGNOSED = [
     ('File ".../coremltools/converters/mil/mil/builder.py", line 75, in _add_const\n'
      '    raise ValueError("Cannot add const {}".format(val))\nValueError: Cannot add const 5.0001/is57',
      "coreml-fixed-size-flexible-input"),
-    ("RuntimeError: PyTorch convert function for op upsample_nearest2d not implemented", "torch-coreml-nearest-4.0-beta"),
+    ("RuntimeError: PyTorch convert function for op upsample_nearest2d not implemented",
+     "torch-coreml-nearest-4.0-beta"),
     ("x = F.interpolate(x, scale_factor=2)\nValueError: Incompatible dim 2 in shapes (1, 16, -112, 112) vs. "
      "(1, 16, 144, 112)", "coreml-torch-size-int8-wrap-4.0-beta"),
     ('File ".../coremltools/converters/mil/frontend/torch/ops.py", line 1597, in upsample_nearest2d\n'
@@ -155,6 +168,7 @@ DIAGNOSED = [
      "coreml-tf-bilinear-dynamic-size"),
     ("ValueError: CropResize op: Unsupported method nearest. Supports dict_keys(['bilinear'])",
      "coreml-tf-crop-and-resize-nearest"),
+    ("ValueError: Unable to map torch_upsample_bilinear to core upsample", "coreml-torch-dynamic-size-not-a-factor"),
     ("NotImplementedError: Conversion for TF op 'ResizeArea' not implemented.", "coreml-tf-area"),
     ("NotImplementedError: Conversion for TF op 'ResizeBicubic' not implemented.", "coreml-tf-bicubic"),
     # a length against its int8 wrap (144 / -112, 128 / -128) is the signature of the 4.0 betas' interpolate size
@@ -298,6 +312,34 @@ def test_the_fixes_convert_with_a_flexible_input(mode):
     assert _convert_torch(from_shape) == ""
     assert _convert_torch({"scale_factor": 2.0, "mode": mode}) == ""
     assert not KB.record("coreml-mil-upsample-symbolic-shape-4.x").versions.contains(_coremltools_version())
+
+
+@pytest.mark.parametrize("mode", ["nearest", "bilinear"])
+def test_a_size_read_from_another_tensor_is_not_a_factor(mode):
+    """F.interpolate(x, size=y.shape[2:]) with both inputs flexible: no constant factor for the core upsample."""
+    torch = pytest.importorskip("torch")
+    ct = pytest.importorskip("coremltools")
+
+    class Skip(torch.nn.Module):
+        def forward(self, x, y):
+            return torch.nn.functional.interpolate(x, size=y.shape[2:], mode=mode) + y
+
+    logging.disable(logging.WARNING)
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        try:
+            traced = torch.jit.trace(Skip().eval(), (torch.rand(1, 3, 10, 10), torch.rand(1, 3, 20, 20)))
+            dims = {"x": 10, "y": 20}
+            inputs = [ct.TensorType(name=k, shape=(1, 3, ct.RangeDim(4, 64, default=n), ct.RangeDim(4, 64, default=n)))
+                      for k, n in dims.items()]
+            ct.convert(traced, inputs=inputs, convert_to="mlprogram", skip_model_load=True)
+            seen = ""
+        except Exception as exc:  # the converter's error under test
+            seen = "".join(traceback.format_exception(exc))
+        finally:
+            logging.disable(logging.NOTSET)
+    assert f"torch_upsample_{'nearest_neighbor' if mode == 'nearest' else 'bilinear'}" in seen, seen[-800:]
+    _check_live("coreml-torch-dynamic-size-not-a-factor", seen)
 
 
 def test_fractional_nearest_for_ios13_fails_with_the_align_corners_message():
