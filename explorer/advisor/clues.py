@@ -78,6 +78,30 @@ _NODE_TYPES = re.compile(
 RESIZE_WORDS = frozenset({"resize", "resized", "resizing", "interpolate", "interpolation", "upsample", "upsampling",
                           "upsampled", "upsampling2d", "upsampling3d", "thumbnail", "rescale", "downsample",
                           "downsampling", "scale_factor", "zoom", "interp", "resample"})
+#: a resize's scale in coremltools' messages: the symbolic scale its frontends compute from a constant output size
+#: and a flexible input length, (Hout + 1e-4)/Hin printed as ``40.0001/is2``, or the name of an upsample's scale
+#: input (``Input 6_scale_factor_height: ...``)
+COREML_SCALE = re.compile(r"\d\.0001/is\d+|_scale_factor_(?:height|width)\b")
+#: two shapes a coremltools shape check compares ("Incompatible dim 2 in shapes (1, 16, -112, 112) vs. (1, 16,
+#: 144, 112)", "Dimension mismatch in concat ...: shapes [1, 128, 128, 128] vs. (1, 128, -128, -128)")
+_COMPARED_SHAPES = re.compile(r"shapes [(\[]([-\d, ]{1,80})[)\]] vs\. [(\[]([-\d, ]{1,80})[)\]]")
+
+
+def int8_wrapped_length(flat: str) -> bool:
+    """Whether two compared shapes differ by a length wrapped to int8 (L - 256 against L, L in 128 ... 254: -1 is
+    also how an unknown length prints): the coremltools 4.0 betas stored an interpolate's computed output size as
+    int8 (apple/coremltools#951, #887)."""
+    for match in _COMPARED_SHAPES.finditer(flat[: limits.DIAGNOSE_MAX_CHARS]):
+        try:
+            a, b = ([int(v) for v in g.split(",") if v.strip()] for g in match.groups())
+        except ValueError:
+            continue
+        if len(a) == len(b) and any(min(x, y) < 0 and max(x, y) - min(x, y) == 256 and 128 <= max(x, y) <= 254
+                                    for x, y in zip(a, b)):
+            return True
+    return False
+
+
 #: node and layer types that are resizes (ONNX Resize and Upsample, Caffe/ncnn/MNN Interp, OpenVINO Interpolate,
 #: TFLite's builtin resizes, OpenCV's Resize2 layer of 5.0)
 RESIZE_TYPES = frozenset({"resize", "upsample", "interp", "interpolate", "resize2", "resizebilinear",
@@ -163,7 +187,8 @@ class Clues:
         message (``im.resize(``, ``F.interpolate``, ``UpSampling2D``), also as a part of a function's name in a
         traceback (``_preprocess_resize_output_shape``, ``resize_with_pad``)."""
         return bool(self.ops) or bool(self.words & RESIZE_WORDS) or any(
-            "_" in w and not RESIZE_WORDS.isdisjoint(w.split("_")) for w in self.words)
+            "_" in w and not RESIZE_WORDS.isdisjoint(w.split("_")) for w in self.words) or bool(
+            COREML_SCALE.search(self.flat)) or int8_wrapped_length(self.flat)
     flat: str = ""                  # the text read, lower case, runs of white space as one space
 
     def to_dict(self) -> dict:

@@ -371,6 +371,22 @@ def _tf_second_order(method):
     return run
 
 
+def _coreml_tf(fn, shape=(1, 8, 8, 3), **convert_kw):
+    """ct.convert of a tf.function (coremltools' TensorFlow frontend; a None in ``shape`` is a flexible length)."""
+    def run():
+        tf = _tf()
+        ct = pytest.importorskip("coremltools")
+        import logging
+        logging.disable(logging.WARNING)
+        try:
+            concrete = tf.function(fn, input_signature=[tf.TensorSpec(shape, tf.float32)]).get_concrete_function()
+            ct.convert([concrete], source="tensorflow", convert_to="mlprogram", skip_model_load=True,
+                       **{k: getattr(ct.target, v) for k, v in convert_kw.items()})
+        finally:
+            logging.disable(logging.NOTSET)
+    return run
+
+
 TF = {
     "tf-area-no-gradient": _tf_grad("area"),
     "tf-scale-and-translate-grad-dtype": _tf_grad("lanczos3", "float64"),
@@ -396,6 +412,22 @@ TF = {
     "tf-scale-and-translate-nearest": lambda: _tf().raw_ops.ScaleAndTranslate(
         images=_tf().zeros((1, 8, 8, 3)), size=[4, 4], scale=[0.5, 0.5], translation=[0.0, 0.0],
         kernel_type="nearest"),
+    # coremltools' TensorFlow frontend (the installed coremltools; the records' converter_versions say which)
+    "coreml-tf-nearest-dynamic-size": _coreml_tf(
+        lambda x: _tf().raw_ops.ResizeNearestNeighbor(images=x, size=_tf().shape(x)[1:3] + 3), (1, None, None, 3)),
+    "coreml-tf-bilinear-dynamic-size": _coreml_tf(
+        lambda x: _tf().raw_ops.ResizeBilinear(images=x, size=_tf().shape(x)[1:3] + 3), (1, None, None, 3)),
+    "coreml-tf-nearest-fixed-size-flexible-input": _coreml_tf(
+        lambda x: _tf().raw_ops.ResizeNearestNeighbor(images=x, size=[40, 40], half_pixel_centers=True),
+        (1, None, None, 3)),
+    "coreml-tf-crop-and-resize-nearest": _coreml_tf(
+        lambda x: _tf().image.crop_and_resize(x, [[0.0, 0.0, 1.0, 1.0]], [0], [4, 4], method="nearest")),
+    "coreml-tf-crop-and-resize-extrapolation": _coreml_tf(
+        lambda x: _tf().image.crop_and_resize(x, [[0.0, 0.0, 1.0, 1.0]], [0], [4, 4], extrapolation_value=1.0),
+        minimum_deployment_target="iOS15"),
+    "coreml-tf-bicubic": _coreml_tf(lambda x: _tf().image.resize(x, [16, 16], method="bicubic")),
+    "coreml-tf-antialias-scale-and-translate": _coreml_tf(
+        lambda x: _tf().image.resize(x, [4, 4], method="bilinear", antialias=True)),
 }
 
 
