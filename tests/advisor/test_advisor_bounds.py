@@ -231,6 +231,20 @@ PINNED = [
      "scikit-image/scikit-image _warps.py @ v0.19.0: np.maximum(np.round(scale * orig_shape), 1) (ef5cfc3de, #5256)"),
     ("skimage-rescale-small-scale-before-0.19", "0.26.0", False,
      "measured: scikit-image 0.26.0 rescales a (30, 40, 3) array by 0.1 to (3, 4, 1)"),
+    ("candle-nearest1d-no-backward-before-0.4.1", "0.4.0", True,
+     "huggingface/candle backprop.rs @ 8013b5082~1 (after the 0.4.0 bump a83ca2ece): BackwardNotSupported upsample-nearest1d"),
+    ("candle-nearest1d-no-backward-before-0.4.1", "0.4.1", False,
+     "huggingface/candle 8013b5082 (grads for interpolate1d) precedes the 0.4.1 bump 5e526abc8"),
+    ("candle-nearest1d-no-backward-before-0.4.1", "0.5.1", False,
+     "huggingface/candle backprop.rs @ 0.5.1: Op::UpsampleNearest1D { arg, target_size } has a backward"),
+    ("pillow-resampling-constants-deprecated-9.1", "9.0.1", False,
+     "python-pillow/Pillow src/PIL/Image.py @ 9.0.1: no Resampling enum, no warning for BILINEAR"),
+    ("pillow-resampling-constants-deprecated-9.1", "9.1.0", True,
+     "python-pillow/Pillow src/PIL/Image.py @ 9.1.0: __getattr__ warns for every Resampling member"),
+    ("pillow-resampling-constants-deprecated-9.1", "9.3.0", True,
+     "measured: Pillow 9.3.0, Image.BILINEAR raises under -W error::DeprecationWarning"),
+    ("pillow-resampling-constants-deprecated-9.1", "9.4.0", False,
+     "measured: Pillow 9.4.0 returns Image.BILINEAR without a warning (Image.ANTIALIAS still warns)"),
 ]
 
 #: (record id, converter release, holds there, what decides it) for records whose converter's release decides
