@@ -107,6 +107,7 @@ class KnownText:
     ops: frozenset
     any_op: bool
     pieces: tuple = ()     # the words of each run between placeholders, in order
+    named: object = None   # what it names that another text of the same words does not (:class:`_Named`)
 
 
 @dataclass(frozen=True)
@@ -148,7 +149,7 @@ def text_index() -> TextIndex:
         for text in record.texts:
             words, ops, any_op, pieces = _template(text)
             known.append(KnownText(record, text, wording_texts.get(text, record.versions), text in wording_texts,
-                                   words, ops, any_op, pieces))
+                                   words, ops, any_op, pieces, _Named(text.lower())))
     df: dict = {}
     for k in known:
         for w in k.words:
@@ -293,6 +294,7 @@ def _candidates(words: set, clues: Clues) -> list[_Candidate]:
     pasted = (sum(index.weight[w] for w in focus) + UNKNOWN_WORD * unknown) or 1.0
     out = []
     order = _Order(clues)
+    named = _Named(clues.flat)
     for i, weight in matched.items():
         k, total = index.known[i], index.totals[i]
         coverage = weight / total if total else 0.0
@@ -312,10 +314,10 @@ def _candidates(words: set, clues: Clues) -> list[_Candidate]:
             continue  # a few words another library may say too: only the whole phrase, or with its runtime
         if k.record.generic_text and not clues.names_resize:
             continue  # other calls print this text too: only a paste that shows a resize is explained by it
-        if _other_node(k, clues):
-            continue  # "Node number 7 (ADD) failed to prepare" is another node than "(RESIZE_BILINEAR) failed to prepare"
-        if _other_attribute(k, clues) or _other_call(k, clues) or _other_layer_type(k, clues):
-            continue  # "'Upsample' object has no attribute 'weight'" is another object than "'Resize' object ..."
+        if _other_text(k.named, named):
+            # "Node number 7 (ADD) failed to prepare" is another node than "(RESIZE_BILINEAR) failed to prepare",
+            # "'Upsample' object has no attribute 'weight'" another object than "'Resize' object ..."
+            continue
         gate = _op_gate(k, clues)
         if gate is None:
             continue
@@ -333,71 +335,60 @@ def _candidates(words: set, clues: Clues) -> list[_Candidate]:
 
 
 _FAILED_NODE = re.compile(r"\((\w+)\) failed to prepare")
-
-
-def _other_node(k: KnownText, clues: Clues) -> bool:
-    """The paste names the LiteRT node that failed to prepare, and it is not the known text's node."""
-    known = _FAILED_NODE.findall(k.text.lower())
-    if not known:
-        return False
-    pasted = set(_FAILED_NODE.findall(clues.flat))
-    return bool(pasted) and not pasted & set(known)
-
-
 _NO_ATTRIBUTE = re.compile(r"""(?:module )?['"]([\w.]+)['"] (?:object )?has no attribute ['"]([\w.]+)['"]""")
-
-
-def _attribute_errors(text: str) -> set:
-    """The (object type or module, attribute) pairs of Python's AttributeError a text quotes ("'Resize' object
-    has no attribute 'max_size'", "module 'torchvision.transforms' has no attribute 'Resize'"), lower case;
-    none where the text leaves them to a placeholder."""
-    return set(_NO_ATTRIBUTE.findall(text.lower()))
-
-
-def _other_attribute(k: KnownText, clues: Clues) -> bool:
-    """The known text is an AttributeError about one object type (or module) and attribute, and the paste
-    quotes one about another: the type and the attribute are all such a text says, the rest is Python's."""
-    known = _attribute_errors(k.text)
-    if not known:
-        return False
-    pasted = _attribute_errors(clues.flat)
-    # Python 2 says "'module' object has no attribute 'Upsample'" where Python 3 names the module
-    return bool(pasted) and not any(a == b and (t == u or "module" in (t, u)) for t, a in known for u, b in pasted)
-
-
+_UNEXPECTED_KEYWORD = re.compile(r"([\w.]+)\(\) got an unexpected keyword argument ['\"](\w+)['\"]")
 #: the layer type (or parameter) an OpenCV DNN importer names: 'Can't create layer "up1" of type "Upsample"',
 #: 'Unknown layer type ResizeBilinear in op ...', 'Unknown layer type: upsample', 'Required argument "interpolation"'
 _LAYER_TYPE = re.compile(r"""of type ['"]([\w.]+)['"]|unknown layer type:? ([\w.]+)|required argument ['"]([\w.]+)['"]""")
 
 
-def _layer_types(text: str) -> set:
-    return {next(g for g in groups if g) for groups in _LAYER_TYPE.findall(text.lower())}
+class _Named:
+    """What a text names that makes it another text than one of the same words, read once per text (lower case):
+    the LiteRT node that failed to prepare, the (object type or module, attribute) pairs of Python's
+    AttributeError, the (function, keyword) pairs of its unexpected-keyword TypeError, and the layer types (or
+    parameters) an OpenCV DNN importer refuses.  A placeholder (``{name}``) names nothing."""
+
+    __slots__ = ("nodes", "attributes", "calls", "layer_types")
+
+    def __init__(self, lower: str):
+        self.nodes = set(_FAILED_NODE.findall(lower))
+        self.attributes = set(_NO_ATTRIBUTE.findall(lower))
+        self.calls = set(_UNEXPECTED_KEYWORD.findall(lower))
+        self.layer_types = {next(g for g in groups if g) for groups in _LAYER_TYPE.findall(lower)}
 
 
-def _other_layer_type(k: KnownText, clues: Clues) -> bool:
+def _other_node(known: _Named, pasted: _Named) -> bool:
+    """The paste names the LiteRT node that failed to prepare, and it is not the known text's node."""
+    return bool(known.nodes) and bool(pasted.nodes) and not pasted.nodes & known.nodes
+
+
+def _other_attribute(known: _Named, pasted: _Named) -> bool:
+    """The known text is an AttributeError about one object type (or module) and attribute, and the paste
+    quotes one about another: the type and the attribute are all such a text says, the rest is Python's."""
+    # Python 2 says "'module' object has no attribute 'Upsample'" where Python 3 names the module
+    return bool(known.attributes) and bool(pasted.attributes) and not any(
+        a == b and (t == u or "module" in (t, u)) for t, a in known.attributes for u, b in pasted.attributes)
+
+
+def _other_layer_type(known: _Named, pasted: _Named) -> bool:
     """The known text is an importer's refusal of one layer type (or one missing parameter), and the paste
     names another: "Can't create layer ... of type "Mish"" is not the text of type "Upsample", whatever else
     the two share."""
-    known = _layer_types(k.text)
-    if not known:
-        return False
-    pasted = _layer_types(clues.flat)
-    return bool(pasted) and not known & pasted
+    return bool(known.layer_types) and bool(pasted.layer_types) and not known.layer_types & pasted.layer_types
 
 
-_UNEXPECTED_KEYWORD = re.compile(r"([\w.]+)\(\) got an unexpected keyword argument ['\"](\w+)['\"]")
-
-
-def _other_call(k: KnownText, clues: Clues) -> bool:
+def _other_call(known: _Named, pasted: _Named) -> bool:
     """The known text is Python's TypeError for a keyword one function does not take, and the paste quotes it
     for another function ("upsample_bilinear2d() got an unexpected keyword argument 'align_corners'" is not
     "resize() got ..."): the function and the keyword are all such a text says."""
-    known = set(_UNEXPECTED_KEYWORD.findall(k.text.lower()))
-    if not known:
-        return False
-    pasted = set(_UNEXPECTED_KEYWORD.findall(clues.flat))
-    return bool(pasted) and not any(f.rsplit(".", 1)[-1] == g.rsplit(".", 1)[-1] and a == b
-                                    for f, a in known for g, b in pasted)
+    return bool(known.calls) and bool(pasted.calls) and not any(
+        f.rsplit(".", 1)[-1] == g.rsplit(".", 1)[-1] and a == b for f, a in known.calls for g, b in pasted.calls)
+
+
+def _other_text(known: _Named, pasted: _Named) -> bool:
+    """Whether the paste names another node, object, function or layer type than the known text."""
+    return (_other_node(known, pasted) or _other_attribute(known, pasted) or _other_call(known, pasted)
+            or _other_layer_type(known, pasted))
 
 
 def _same_stem(a: str, b: str) -> bool:

@@ -284,8 +284,12 @@ class _Reader:
         self._opens, self._closes, self._parents = self._paren_parents()
         self._lets: dict[str, list] | None = None
         self.test_lines = rust_tests(code)
+        # the argument spans of tch's `no_grad(...)` calls, found once
+        self.no_grad_spans = [(m.end() - 1, _balanced(code, m.end() - 1, self.ends))
+                              for m in re.finditer(r"\bno_grad\s*\(", code)]
+        self.has_main = re.search(r"\bfn\s+main\s*\(", code) is not None  # a binary
         found = path_context(path)
-        if found is None and re.search(r"(^|[/\\])examples?[/\\]", path) and re.search(r"\bfn\s+main\s*\(", code):
+        if found is None and re.search(r"(^|[/\\])examples?[/\\]", path) and self.has_main:
             found = "script"  # an example's binary
         if found == "script" and TRAINS.search(code):
             found = None
@@ -348,7 +352,7 @@ class _Reader:
         end_line, _ = self.position(end)
         context = "test" if line in self.test_lines else self.context
         no_grad = self.in_no_grad(offset)
-        if no_grad and context == "model" and re.search(r"\bfn\s+main\s*\(", self.code):
+        if no_grad and context == "model" and self.has_main:
             context = "evaluation"  # a binary's inference with the model it runs (`tch::no_grad(|| ...)`)
         outside = (context != "model" and not self.fn_trains(offset, line)) or no_grad  # a gradient test trains
         extra = {}
@@ -446,10 +450,7 @@ class _Reader:
     def in_no_grad(self, offset: int) -> bool:
         """Whether ``offset`` is inside the closure given to tch's ``no_grad(|| ...)``: nothing there is
         differentiated."""
-        for m in re.finditer(r"\bno_grad\s*\(", self.code[:offset]):
-            if _balanced(self.code, m.end() - 1, self.ends) > offset:
-                return True
-        return False
+        return any(start < offset < end for start, end in self.no_grad_spans)
 
     def fn_trains(self, offset: int, line: int) -> bool:
         """Whether the test around ``offset`` computes gradients: its ``#[test]`` item, else its ``fn``."""
