@@ -245,6 +245,9 @@ PINNED = [
      "measured: Pillow 9.3.0, Image.BILINEAR raises under -W error::DeprecationWarning"),
     ("pillow-resampling-constants-deprecated-9.1", "9.4.0", False,
      "measured: Pillow 9.4.0 returns Image.BILINEAR without a warning (Image.ANTIALIAS still warns)"),
+    ("opencv-batch-input", "4.10.0", True,
+     "measured: cv2.resize of an (8, 480, 640, 3) array, opencv-python-headless 4.10.0: '!dsize.empty()' (the <5.0 wording)"),
+    ("opencv-batch-input", "5.0.0", True, "measured: opencv-python-headless 5.0.0.93: 'm->dims <= 2' in function 'size'"),
 ]
 
 #: (record id, converter release, holds there, what decides it) for records whose converter's release decides
