@@ -713,6 +713,46 @@ def test_a_branch_the_constructors_defaults_do_not_take_is_a_condition(tmp_path)
     assert [i for i in flax if i.site.line == 10 and i.severity == "warning"]
 
 
+# Tramac's segmentation models: an auxiliary head resized only `if self.aux:`; the model defaults aux=True but
+# its training script passes aux=args.aux (off unless --aux).  karras_unet's blocks: `if self.downsample:` off
+# by default, and the U-Net builds them with downsample = True.
+FLAG_MODEL = ("import torch.nn.functional as F\nfrom torch import nn\nclass Net(nn.Module):\n"
+              "    def __init__(self, nclass, aux=True, down=False):\n        super().__init__()\n"
+              "        self.aux = aux\n        self.down = down\n"
+              "    def forward(self, x):\n"
+              "        y = F.interpolate(x, scale_factor=2, mode='bilinear', align_corners=True)\n"
+              "        if self.aux:\n"
+              "            y = y + F.interpolate(x, scale_factor=2, mode='bilinear', align_corners=True)\n"
+              "        if self.down:\n"
+              "            y = F.interpolate(y, scale_factor=0.5, mode='bilinear')\n"
+              "        return y\n")
+FLAG_TRAIN = ("import argparse\nfrom net import Net\np = argparse.ArgumentParser()\n"
+              "p.add_argument('--aux', action='store_true', default=False)\nargs = p.parse_args()\n"
+              "model = Net(3, aux=args.aux{down})\nmodel(x).sum().backward()\n")
+
+
+def test_a_flag_a_caller_can_turn_off_or_must_turn_on_is_a_condition(tmp_path):
+    report = _lint(tmp_path / "a", {"net.py": FLAG_MODEL, "train.py": FLAG_TRAIN.format(down="")},
+                   backend="candle", training=True)
+    assert ("error", "candle-bilinear-backward") in _rules(report, 9)   # unguarded
+    aux = [i for i in report if i.site.line == 11]
+    assert aux and all(i.severity == "warning" and i.condition == "if self.aux" for i in aux)
+    assert "train.py:6" in aux[0].message
+    down = [i for i in report if i.site.line == 13]
+    assert down and all(i.severity == "warning" and "off by default" in i.message for i in down)
+    # a caller that turns the flag on makes the call run; a forward argument is data, not a setting
+    on = _lint(tmp_path / "b", {"net.py": FLAG_MODEL, "train.py": FLAG_TRAIN.format(down=", down=True")},
+               backend="candle", training=True)
+    assert ("error", "candle-bilinear-backward") in _rules(on, 13)
+    forward_arg = FLAG_MODEL.replace("def forward(self, x):", "def forward(self, x, aux=False):").replace(
+        "if self.aux:", "if aux:")
+    data = _lint(tmp_path / "c", {"net.py": forward_arg}, backend="candle", training=True)
+    assert ("error", "candle-bilinear-backward") in _rules(data, 11)
+    # with no caller at all, the default decides
+    alone = _lint(tmp_path / "d", {"net.py": FLAG_MODEL}, backend="candle", training=True)
+    assert ("error", "candle-bilinear-backward") in _rules(alone, 11)
+
+
 # UE2020/colorize's shape: a tch-rs binary that trains and, in its `test` command, runs the generator inside
 # `tch::no_grad(|| ...)`; candle has no bicubic at all, which fails the trained call and only warns for inference
 TCH_NO_GRAD = {"src/main.rs": (

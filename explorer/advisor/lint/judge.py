@@ -272,8 +272,11 @@ class Judge:
                     f"In {where} (it runs before or after the model, without gradients)")
         if site.extra.get("branch"):
             branch = site.extra["branch"]
-            _soften(verdict.issues, "warning", f"if {branch}",
-                    f"In a branch the defaults do not take (if {branch}: a caller must pass another value)")
+            flag = site.extra.get("flag")
+            why = (f"In a branch a caller must turn on (if {flag['test']}, off by default)" if flag and branch == flag["test"]
+                   else f"In a branch a caller can turn off (if {flag['test']}: {branch})" if flag else
+                   f"In a branch the defaults do not take (if {branch}: a caller must pass another value)")
+            _soften(verdict.issues, "warning", f"if {flag['test'] if flag else branch}", why)
         if site.extra.get("fallback"):
             caught = site.extra["fallback"]
             _soften(verdict.issues, "info", f"if the call before it raises {caught}",

@@ -6,7 +6,10 @@ the hub's builders pass ``interpolate_antialias=True`` and configurations say ``
 the call computes with either.  A site whose mode or option is a parameter's default is looked up in the whole
 tree (Python and configuration texts, one pass each): a keyword argument or configuration key of that name with
 another value makes the default one branch of a condition.  Names as generic as ``mode`` or ``antialias`` are
-counted only in calls of the function or class that declares them.
+counted only in calls of the function or class that declares them.  A flag's default that turns an ``if``
+around a call on or off (``if self.aux:``) is looked up the same way, in the arguments of calls only: a caller
+that may pass another value makes the call one branch of a condition; one that passes the value that runs it
+makes the call certain.
 
 >>> from explorer.advisor.lint.sites import Arg, Site
 >>> site = Site("m.py", 9, 5, "torch", "torch.nn.functional.interpolate", Arg.known("bicubic"),
@@ -31,15 +34,20 @@ OPTIONS = ("mode", "align_corners", "antialias")
 GENERIC = {"mode", "antialias", "align_corners", "interpolation", "method", "resample", "size", "scale_factor",
            "kind", "type"}
 _UNKNOWN = object()
+_SAME = object()  # a parameter passed on under its own name (``aux=aux``), which the linter does not follow
 
 
 def _defaults(site):
-    """(option, value, parameter, owner) for each option of a site whose value is the default of a parameter."""
+    """(option, value, parameter, owner) for each option of a site whose value is the default of a parameter,
+    and ("flag", ...) for the flag whose default turns on the ``if`` around the call."""
     for option in OPTIONS:
         arg = getattr(site, option)
         m = _DEFAULT.search(arg.detail or "") if arg.certain else None
         if m:
             yield option, arg.value, m.group(1), m.group(2)
+    flag = site.extra.get("flag")
+    if flag:
+        yield "flag", flag["value"], flag["param"], flag["owner"]
 
 
 def _wanted(sites) -> dict[str, tuple[str, list]]:
@@ -138,7 +146,7 @@ def overridden(sites, texts) -> dict[str, list]:
                 continue  # the default of a function whose own sites read it (not a value passed down)
             values = _forwarded(spans, path, line, name) if forwarded else None
             if values is None:
-                found.setdefault(name, []).append((value, path, line, callee))
+                found.setdefault(name, []).append((_SAME if forwarded else value, path, line, callee))
                 continue
             for value in values:  # passed on by a call that is a site: what that site's function receives
                 if not _is_default(value, defaults):
@@ -185,6 +193,24 @@ def apply(found: dict, sites) -> list:
             if not passes:
                 continue
             known = [v for v, *_ in passes if v is not _UNKNOWN and isinstance(v, (str, bool, type(None)))]
+            where = ", ".join(f"{p}:{n}" for _, p, n in passes[:3]) + (" ..." if len(passes) > 3 else "")
+            if option == "flag":
+                flag = site.extra["flag"]
+                # only arguments of calls count (not an assignment or a signature's default), and not a
+                # parameter passed on under its own name
+                passes = [(v, p, n) for v, p, n, callee in found[param]
+                          if callee not in others and callee and not callee.startswith("def ") and v is not _SAME]
+                if not passes:
+                    continue
+                known = [v for v, *_ in passes if v is not _UNKNOWN]
+                where = ", ".join(f"{p}:{n}" for _, p, n in passes[:3]) + (" ..." if len(passes) > 3 else "")
+                if flag["on"] or not any(bool(v) == flag["takes"] for v in known):
+                    # a caller may turn the flag off, or only callers the linter cannot read may turn it on
+                    shown = " or ".join(dict.fromkeys(f"{param}={v!r}" for v in known)) or f"{param} from elsewhere"
+                    changes["extra"] = {**site.extra, "branch": f"callers pass {shown} ({where})"}
+                else:  # a caller turns it on: the call runs
+                    changes["extra"] = {k: v for k, v in site.extra.items() if k != "branch"}
+                continue
             if option == "mode" and site.extra.get("mode_map"):
                 table = site.extra["mode_map"]
                 modes = {mode for _, mode in table if mode is not None}
@@ -194,7 +220,6 @@ def apply(found: dict, sites) -> list:
             if option == "mode":
                 known = [v.lower() if site.library in ("torch", "tensorflow", "jax") else v
                          for v in known if isinstance(v, str)]
-            where = ", ".join(f"{p}:{n}" for _, p, n in passes[:3]) + (" ..." if len(passes) > 3 else "")
             shown = " or ".join(dict.fromkeys(f"{param}={v!r}" for v in known)) or f"{param} from elsewhere"
             arg = getattr(site, option)
             values = tuple(dict.fromkeys((default, *known)))

@@ -427,6 +427,10 @@ def _data_flow(node):
         stack.extend(ast.iter_child_nodes(current))
 
 
+#: Methods whose parameters are what a model is run with, not how it is built (``call(x, resize=False)``).
+_RUNTIME_METHODS = {"forward", "call", "__call__"}
+
+
 def _self_attribute(node) -> bool:
     return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
 
@@ -1291,6 +1295,12 @@ class _Module:
         branch = self.off_default_branch(call)
         if branch:
             extra["branch"] = branch
+        else:
+            flag = self.default_flag(call)
+            if flag:
+                extra["flag"] = flag
+                if not flag["on"]:
+                    extra["branch"] = flag["test"]
         wrapped = self.wrapped(call, api, bound)
         if wrapped and api.name == f"{module_name(self.path)}.{wrapped[0]}":
             wrapped = None  # a wrapper calling itself
@@ -1778,6 +1788,46 @@ class _Module:
                     if in_body != equal:
                         test = _src(parent.test)
                         return test if in_body else f"not ({test})"
+            node = parent
+        return None
+
+    def flag_test(self, node):
+        """(test, its value, negated) for an ``if`` that tests a flag's truth (``if self.aux:``, ``if not
+        bilinear:``) whose value the linter reads, else None."""
+        if not isinstance(node, ast.If):
+            return None
+        test, negate = node.test, False
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test, negate = test.operand, True
+        if not (_self_attribute(test) or isinstance(test, ast.Name)):
+            return None
+        value = self.evaluate(test, node)
+        if not value.certain or not isinstance(value.value, (bool, int, type(None))):
+            return None
+        return test, value, negate
+
+    def default_flag(self, call) -> dict | None:
+        """The innermost ``if`` around the call that tests the truth of a parameter's default (``if self.aux:``
+        with ``aux=True``, ``if self.downsample:`` with ``downsample=False``): {"test", "param", "owner",
+        "value", "takes" (the truth that runs the call), "on" (whether the default runs it)}.  What callers pass
+        decides (``overrides.apply``): Tramac's models default ``aux=True`` but its training script passes
+        ``aux=args.aux``, off unless ``--aux``; karras_unet's blocks default ``downsample=False`` and its U-Net
+        builds them with ``downsample = True``.  None when no such flag guards the call."""
+        node = call
+        for parent in self.ancestors(call):
+            if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                return None
+            flag = self.flag_test(parent)
+            if flag is not None:
+                test, value, negate = flag
+                m = re.search(r"default of parameter `(\w+)` of `(\w+)`", value.detail or "")
+                if m and m.group(2) not in _RUNTIME_METHODS:  # a forward pass's argument is data, not a setting
+                    in_body = any(stmt is node or _contains(stmt, (node.lineno, node.col_offset, node.end_lineno,
+                                                                   node.end_col_offset)) for stmt in parent.body)
+                    takes = in_body != negate
+                    return {"test": _src(parent.test) if in_body else f"not ({_src(parent.test)})",
+                            "param": m.group(1), "owner": m.group(2), "value": value.value, "takes": takes,
+                            "on": bool(value.value) == takes}
             node = parent
         return None
 
