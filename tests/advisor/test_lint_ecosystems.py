@@ -753,6 +753,25 @@ def test_a_flag_a_caller_can_turn_off_or_must_turn_on_is_a_condition(tmp_path):
     assert ("error", "candle-bilinear-backward") in _rules(alone, 11)
 
 
+def test_a_tensorflow_op_in_a_jax_or_torch_module_runs_in_the_input_pipeline(tmp_path):
+    # denoising-diffusion-flax's train.py: the dataset images are resized with tf.image.resize (bicubic,
+    # antialias) next to the Flax model; a traced JAX function cannot run a TensorFlow op on its arrays
+    code = ("import jax\nimport jax.numpy as jnp\nimport tensorflow as tf\n"
+            "def crop_resize(image, resolution):\n"
+            "    return tf.image.resize(image, (resolution, resolution), antialias=True, method='bicubic')\n"
+            "def loss(params, x):\n    return jnp.mean(x)\ngrads = jax.grad(loss)\n")
+    report = _lint(tmp_path / "j", {"train.py": code}, backend="candle", training=True)
+    found = [i for i in report if i.site.line == 5]
+    assert found and not [i for i in found if i.severity == "error"]
+    assert all(i.site.context == "preprocessing" for i in found)
+    # the same op in a TensorFlow model, or beside a converter's lazy `import torch`, is model code
+    tf_only = code.replace("import jax\nimport jax.numpy as jnp\n", "").replace(
+        "def loss(params, x):\n    return jnp.mean(x)\ngrads = jax.grad(loss)\n",
+        "def convert():\n    import torch\n    return torch\n")
+    model = _lint(tmp_path / "t", {"train.py": tf_only}, backend="candle", training=True)
+    assert [i for i in model if i.site.line == 3 and i.severity == "error"]
+
+
 # UE2020/colorize's shape: a tch-rs binary that trains and, in its `test` command, runs the generator inside
 # `tch::no_grad(|| ...)`; candle has no bicubic at all, which fails the trained call and only warns for inference
 TCH_NO_GRAD = {"src/main.rs": (

@@ -7,7 +7,8 @@ Each place is judged by what matters there (``judge.py``):
   Rust ``#[test]`` functions, ``#[cfg(test)]`` modules, ``tests/`` and ``benches/``): it runs the call forward
   only, unless it shows gradients; nothing in it is exported;
 * ``preprocessing``: a data pipeline (``tf.data`` maps, ``pp/``, ``data/``, ``transforms/``, Keras image
-  converters and ``*_processor.py`` files, augmentations): it runs before the model, without gradients, and is
+  converters and ``*_processor.py`` files, augmentations, a TensorFlow op in a module whose model is JAX or
+  PyTorch): it runs before the model, without gradients, and is
   not ported with it; a difference on the target is a difference in the deployment's preprocessing
   (``differs``), not a failure of the model;
 * ``evaluation``: evaluators and metrics, and a model's inference code (``*_inference.py``, ``*_predictor.py``),

@@ -1489,10 +1489,26 @@ class _Module:
         for node in self.ancestors(call):
             if isinstance(node, ast.ClassDef) and (said := class_context(node.name)):
                 return said, "class"
+        if self.foreign_pipeline(call):
+            return "preprocessing"
         if _MAIN_GUARD.search(self.text) and not TRAINS.search(self.text) and self.enclosing_class(call) is None \
                 and (_COMMAND_LINE.search(self.text) or self.gradients(call) is False):
             return "script"  # a program that does not train (a command line, or no_grad): its code runs around a model
         return "model"
+
+    def foreign_pipeline(self, call) -> bool:
+        """True for a TensorFlow op in a module whose model is JAX or PyTorch (denoising-diffusion-flax's
+        ``tf.image.resize`` of the dataset images in its ``train.py``): a traced JAX function or a torch module
+        cannot run a TensorFlow op on its tensors, so the op runs in the input pipeline (``tf.data``)."""
+        name = self.qualify(call.func, call) or ""
+        if not name.startswith("tensorflow.") or name.startswith(("tensorflow.keras.", "tensorflow.python.keras.")):
+            return False
+        if not hasattr(self, "_top_imports"):  # the module's own imports (not one a function makes for a converter)
+            self._top_imports = {alias.name for node in self.tree.body if isinstance(node, (ast.Import, ast.ImportFrom))
+                                 for alias in node.names} | {node.module or "" for node in self.tree.body
+                                                             if isinstance(node, ast.ImportFrom)}
+        roots = {target.split(".")[0] for target in self._top_imports}
+        return bool(roots & {"jax", "flax", "haiku", "torch"}) and not any("keras" in t for t in self._top_imports)
 
     def _mapped(self, name: str) -> bool:
         """True when the module maps a function over a dataset (``ds.map(name)``, ``.map(name, ...)``)."""
