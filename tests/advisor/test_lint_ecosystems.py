@@ -772,6 +772,27 @@ def test_a_tensorflow_op_in_a_jax_or_torch_module_runs_in_the_input_pipeline(tmp
     assert [i for i in model if i.site.line == 3 and i.severity == "error"]
 
 
+def test_a_layer_never_called_and_the_channels_first_branch_are_conditions(tmp_path):
+    # TensorFlow-Advanced-Segmentation-Models: DeepLabV3plus stores self.upsampling2d_1 and calls another layer;
+    # GlobalPooling resizes in an `else` of `K.image_data_format() == "channels_last"` (Keras' default)
+    code = ("import tensorflow as tf\nfrom tensorflow.keras import backend as K\n"
+            "class Head(tf.keras.Model):\n    def __init__(self):\n        super().__init__()\n"
+            "        self.upsampling2d_1 = tf.keras.layers.UpSampling2D(size=2, interpolation='bilinear')\n"
+            "        self.upsample2d_1 = tf.keras.layers.UpSampling2D(size=2, interpolation='bilinear')\n"
+            "    def call(self, x):\n        x = self.upsample2d_1(x)\n"
+            "        if K.image_data_format() == 'channels_last':\n"
+            "            y = tf.keras.layers.Lambda(lambda t: tf.image.resize(t, [8, 8]))(x)\n"
+            "        else:\n"
+            "            y = tf.keras.layers.Lambda(lambda t: tf.image.resize(t, [8, 8]))(x)\n"
+            "        return y\n")
+    report = _lint(tmp_path, {"model.py": code}, backend="candle", training=True)
+    for line in (6, 13):
+        found = [i for i in report if i.site.line == line]
+        assert found and all(i.severity == "warning" for i in found), line
+    for line in (7, 11):
+        assert [i for i in report if i.site.line == line and i.severity == "error"], line
+
+
 # UE2020/colorize's shape: a tch-rs binary that trains and, in its `test` command, runs the generator inside
 # `tch::no_grad(|| ...)`; candle has no bicubic at all, which fails the trained call and only warns for inference
 TCH_NO_GRAD = {"src/main.rs": (

@@ -277,6 +277,10 @@ class Judge:
                    else f"In a branch a caller can turn off (if {flag['test']}: {branch})" if flag else
                    f"In a branch the defaults do not take (if {branch}: a caller must pass another value)")
             _soften(verdict.issues, "warning", f"if {flag['test'] if flag else branch}", why)
+        if site.extra.get("unused"):
+            name = site.extra["unused"]
+            _soften(verdict.issues, "warning", f"if self.{name} is called",
+                    f"A layer stored in self.{name}, which this module never reads (it runs only if other code calls it)")
         if site.extra.get("fallback"):
             caught = site.extra["fallback"]
             _soften(verdict.issues, "info", f"if the call before it raises {caught}",

@@ -1301,6 +1301,9 @@ class _Module:
                 extra["flag"] = flag
                 if not flag["on"]:
                     extra["branch"] = flag["test"]
+        unused = self.unused_layer(call)
+        if unused:
+            extra["unused"] = unused
         wrapped = self.wrapped(call, api, bound)
         if wrapped and api.name == f"{module_name(self.path)}.{wrapped[0]}":
             wrapped = None  # a wrapper calling itself
@@ -1495,6 +1498,22 @@ class _Module:
                 and (_COMMAND_LINE.search(self.text) or self.gradients(call) is False):
             return "script"  # a program that does not train (a command line, or no_grad): its code runs around a model
         return "model"
+
+    def unused_layer(self, call) -> str | None:
+        """The attribute a layer is stored in when the module never reads it (TensorFlow-Advanced-Segmentation-
+        Models' DeepLabV3plus builds ``self.upsampling2d_1`` and calls ``self.upsample2d_1``): a layer nothing
+        calls never runs.  None when the call is not stored in ``self.<name>``, or the name is read anywhere
+        in the module (an attribute load or a string, as ``getattr`` takes)."""
+        parent = self.parent.get(call)
+        if not (isinstance(parent, ast.Assign) and parent.value is call and len(parent.targets) == 1
+                and _self_attribute(parent.targets[0])):
+            return None
+        name = parent.targets[0].attr
+        if not hasattr(self, "_read_names"):
+            self._read_names = {n.attr for n in ast.walk(self.tree) if isinstance(n, ast.Attribute)
+                                and not isinstance(n.ctx, ast.Store)} | {
+                n.value for n in ast.walk(self.tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+        return None if name in self._read_names else name
 
     def foreign_pipeline(self, call) -> bool:
         """True for a TensorFlow op in a module whose model is JAX or PyTorch (denoising-diffusion-flax's
@@ -1781,8 +1800,14 @@ class _Module:
         value.  None when every branch around it is taken at the defaults, or is not known."""
         node = call
         for parent in self.ancestors(call):
-            if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 return None
+            data_format = self.data_format_test(parent)
+            if data_format is not None:
+                in_body = any(stmt is node or _contains(stmt, (node.lineno, node.col_offset, node.end_lineno,
+                                                               node.end_col_offset)) for stmt in parent.body)
+                if in_body != data_format:
+                    return _src(parent.test) if in_body else f"not ({_src(parent.test)})"
             if isinstance(parent, ast.If) and isinstance(parent.test, ast.Compare) and len(parent.test.ops) == 1 \
                     and isinstance(parent.test.ops[0], (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)) \
                     and isinstance(parent.test.comparators[0], ast.Constant) \
@@ -1806,6 +1831,21 @@ class _Module:
                         return test if in_body else f"not ({test})"
             node = parent
         return None
+
+    def data_format_test(self, node) -> bool | None:
+        """Whether Keras' default image data format takes an ``if`` that compares ``image_data_format()`` with
+        a constant (``if K.image_data_format() == "channels_first":`` is not taken: the default is
+        ``channels_last``, keras/src/backend/config.py @ v3.15.1, unless ``keras.json`` says otherwise); None
+        for any other ``if``."""
+        if not (isinstance(node, ast.If) and isinstance(node.test, ast.Compare) and len(node.test.ops) == 1
+                and isinstance(node.test.ops[0], (ast.Eq, ast.NotEq)) and isinstance(node.test.left, ast.Call)
+                and isinstance(node.test.comparators[0], ast.Constant)):
+            return None
+        name = self.qualify(node.test.left.func, node) or ""
+        if not (name.endswith(".image_data_format") and "keras" in name):
+            return None
+        equal = node.test.comparators[0].value == "channels_last"
+        return equal if isinstance(node.test.ops[0], ast.Eq) else not equal
 
     def flag_test(self, node):
         """(test, its value, negated) for an ``if`` that tests a flag's truth (``if self.aux:``, ``if not
@@ -1831,7 +1871,7 @@ class _Module:
         builds them with ``downsample = True``.  None when no such flag guards the call."""
         node = call
         for parent in self.ancestors(call):
-            if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 return None
             flag = self.flag_test(parent)
             if flag is not None:
