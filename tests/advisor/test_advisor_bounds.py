@@ -14,6 +14,25 @@ KB = knowledge.load()
 
 #: (record id, release, holds there, what decides it)
 PINNED = [
+    ("tf-resize-images-unknown-size-shape-before-2.3", "2.2.0", True,
+     "tensorflow-cpu 2.2.0 wheel, image_ops_impl.py: new_height_const = size_const_as_shape.dims[0].value"),
+    ("tf-resize-images-unknown-size-shape-before-2.3", "2.1.0", True,
+     "tensorflow-cpu 2.1.0 wheel, tensorflow_core/python/ops/image_ops_impl.py: the same line"),
+    ("tf-resize-images-unknown-size-shape-before-2.3", "2.3.0", False,
+     "tensorflow-cpu 2.3.0 wheel: tensor_shape.dimension_at_index(size_const_as_shape, 0).value"),
+    ("keras2-upsampling3d-static-dims-before-2.0.7", "2.0.6", True,
+     "keras-team/keras keras/backend/tensorflow_backend.py @ 2.0.6: repeat_elements raises 'Axis ... should have a "
+     "defined dimension, but is None'"),
+    ("keras2-upsampling3d-static-dims-before-2.0.7", "2.0.7", False,
+     "98238720ee 'Allow dynamic shape for repeat_elements (#7422)': git tag --contains -> 2.0.7 first"),
+    ("keras2-upsampling3d-static-dims-before-2.0.7", "1.2.2", False,
+     "keras/backend/tensorflow_backend.py @ 1.2.2 has no such text"),
+    ("keras2-upsampling3d-static-dims-before-2.0.7", "3.15.1", False,
+     "measured: Keras 3.15.1 UpSampling3D on an Input((None, None, None, 1)) builds"),
+    ("keras-upsampling3d-no-interpolation", "2.15.0", True,
+     "keras/layers/reshaping/up_sampling3d.py @ v2.15.0: __init__(self, size=(2, 2, 2), data_format=None, **kwargs)"),
+    ("keras-upsampling3d-no-interpolation", "3.15.1", True,
+     "measured: Keras 3.15.1 UpSampling3D(interpolation='trilinear') raises 'Unrecognized keyword arguments'"),
     ("torch-cuda-bfloat16-bilinear-1x", "2.0.1", True,
      "pytorch/pytorch#80339, 2023-04-02 (after 2.0.0): 'currently included in the nightly release. It will be a "
      "part of torch 2.1'"),
@@ -401,3 +420,24 @@ def test_the_resize_ops_an_executorch_program_keeps_are_those_its_records_name()
     for record_id, antialias_only in (("executorch-bicubic-antialias-kernel", True),
                                       ("executorch-antialias-kernel-before-1.0", True)):
         assert KB.record(record_id).when.get("antialias") is antialias_only
+
+
+def test_upsampling3d_in_the_installed_keras_refuses_interpolation_and_takes_unknown_sizes():
+    """The live side of the two UpSampling3D records: no interpolation argument; None sizes build (2.0.7 on)."""
+    keras = pytest.importorskip("keras", reason="the oracle libraries are installed by the 'oracles' extra")
+    with pytest.raises(ValueError, match="Unrecognized keyword arguments passed to UpSampling3D"):
+        keras.layers.UpSampling3D(size=2, interpolation="trilinear")
+    y = keras.layers.UpSampling3D(2)(keras.Input((None, None, None, 1)))
+    assert tuple(y.shape) == (None, None, None, None, 1)
+    assert KB.record("keras-upsampling3d-no-interpolation").versions.contains(keras.__version__)
+    assert not KB.record("keras2-upsampling3d-static-dims-before-2.0.7").versions.contains(keras.__version__)
+
+
+def test_the_installed_tensorflow_builds_a_resize_whose_size_has_no_known_shape():
+    """The live side of tf-resize-images-unknown-size-shape-before-2.3: a size of unknown rank builds (2.3 on)."""
+    tf = pytest.importorskip("tensorflow", reason="the oracle libraries are installed by the 'oracles' extra")
+    spec = [tf.TensorSpec([None, None, 3], tf.float32), tf.TensorSpec(None, tf.int32)]
+    for resize in (tf.image.resize, tf.compat.v1.image.resize_images):
+        graph = tf.function(lambda image, size, resize=resize: resize(image, size), input_signature=spec)
+        graph.get_concrete_function()
+    assert not KB.record("tf-resize-images-unknown-size-shape-before-2.3").versions.contains(tf.__version__)
