@@ -793,6 +793,16 @@ def test_a_layer_never_called_and_the_channels_first_branch_are_conditions(tmp_p
         assert [i for i in report if i.site.line == line and i.severity == "error"], line
 
 
+def test_an_old_copy_under_old_scripts_is_a_condition(tmp_path):
+    # srihari-humbarwadi/DeepLabV3_Plus-Tensorflow2.0 keeps a TF1 model copy in old_scripts/ that nothing imports
+    code = ("import tensorflow as tf\ndef up(x):\n"
+            "    return tf.compat.v1.image.resize_bilinear(x, (64, 64), align_corners=True)\n")
+    report = _lint(tmp_path, {"old_scripts/old_deeplab.py": code, "deeplab.py": code}, backend="candle", training=True)
+    old = [i for i in report if i.site.path.startswith("old_scripts")]
+    assert old and all(i.severity == "warning" and "old_scripts/" in i.message for i in old)
+    assert [i for i in report if i.site.path == "deeplab.py" and i.severity == "error"]
+
+
 # UE2020/colorize's shape: a tch-rs binary that trains and, in its `test` command, runs the generator inside
 # `tch::no_grad(|| ...)`; candle has no bicubic at all, which fails the trained call and only warns for inference
 TCH_NO_GRAD = {"src/main.rs": (

@@ -64,6 +64,21 @@ TRAINS = re.compile(r"\.backward\s*\(|\bautograd\.grad\s*\(|\bjax\.(value_and_)?
                     r"|\bGradientTape\b|\btrain_step\b|\.fit\s*\(")
 
 
+#: Directories that keep old or unused copies of code (``old_scripts/``, ``deprecated/``): nothing runs them
+#: unless something imports them.
+_ARCHIVE_DIR = re.compile(r"^(old|olds|old_[\w-]+|[\w-]+_old|deprecated|legacy|archive[sd]?|unused|backups?|obsolete|"
+                          r"attic)$", re.IGNORECASE)
+
+
+def archive_dir(path: str) -> str | None:
+    """The directory of old or unused copies a file is in, or None.
+
+    >>> archive_dir("old_scripts/old_deeplab.py"), archive_dir("models/deeplab.py"), archive_dir("legacy/net.py")
+    ('old_scripts', None, 'legacy')
+    """
+    return next((p for p in _PARTS.split(path)[:-1] if p and _ARCHIVE_DIR.match(p)), None)
+
+
 def path_context(path: str, name_only: bool = True) -> str | None:
     """The context a file's path says, or None (model code, or not said).  ``name_only=False``: what it says
     without the file name's test suffix (for a ``*_test.py`` that holds no test: a test split's dataset).

@@ -36,6 +36,7 @@ from ..findings import Finding, check
 from ..knowledge import load
 from ..question import FIELDS, Target
 from ..question import Question as AdvisorQuestion
+from .context import archive_dir
 from . import apis, export_nodes, onnx_import
 from .sites import Arg, Site
 
@@ -277,6 +278,10 @@ class Judge:
                    else f"In a branch a caller can turn off (if {flag['test']}: {branch})" if flag else
                    f"In a branch the defaults do not take (if {branch}: a caller must pass another value)")
             _soften(verdict.issues, "warning", f"if {flag['test'] if flag else branch}", why)
+        archived = archive_dir(site.path)
+        if archived:
+            _soften(verdict.issues, "warning", f"if {archived}/ is used",
+                    f"In {archived}/, a directory of old or unused copies (it runs only if something imports it)")
         if site.extra.get("unused"):
             name = site.extra["unused"]
             _soften(verdict.issues, "warning", f"if self.{name} is called",
