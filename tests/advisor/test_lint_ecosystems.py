@@ -795,8 +795,8 @@ def test_a_layer_never_called_and_the_channels_first_branch_are_conditions(tmp_p
 
 def test_an_old_copy_under_old_scripts_is_a_condition(tmp_path):
     # srihari-humbarwadi/DeepLabV3_Plus-Tensorflow2.0 keeps a TF1 model copy in old_scripts/ that nothing imports
-    code = ("import tensorflow as tf\ndef up(x):\n"
-            "    return tf.compat.v1.image.resize_bilinear(x, (64, 64), align_corners=True)\n")
+    code = ("import tensorflow as tf\nclass Up(tf.keras.layers.Layer):\n    def call(self, x):\n"
+            "        return tf.compat.v1.image.resize_bilinear(x, (64, 64), align_corners=True)\n")
     report = _lint(tmp_path, {"old_scripts/old_deeplab.py": code, "deeplab.py": code}, backend="candle", training=True)
     old = [i for i in report if i.site.path.startswith("old_scripts")]
     assert old and all(i.severity == "warning" and "old_scripts/" in i.message for i in old)
