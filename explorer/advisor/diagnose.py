@@ -338,15 +338,17 @@ _FAILED_NODE = re.compile(r"\((\w+)\) failed to prepare")
 _NO_ATTRIBUTE = re.compile(r"""(?:module )?['"]([\w.]+)['"] (?:object )?has no attribute ['"]([\w.]+)['"]""")
 _UNEXPECTED_KEYWORD = re.compile(r"([\w.]+)\(\) got an unexpected keyword argument ['\"](\w+)['\"]")
 #: the layer type (or parameter) an OpenCV DNN importer names: 'Can't create layer "up1" of type "Upsample"',
-#: 'Unknown layer type ResizeBilinear in op ...', 'Unknown layer type: upsample', 'Required argument "interpolation"'
-_LAYER_TYPE = re.compile(r"""of type ['"]([\w.]+)['"]|unknown layer type:? ([\w.]+)|required argument ['"]([\w.]+)['"]""")
+#: 'Unknown layer type ResizeBilinear in op ...', 'Unknown layer type: upsample', 'Required argument "interpolation"',
+#: and the one ncnn's Net::load_param does not have: 'layer Resize not exists or registered'
+_LAYER_TYPE = re.compile(r"""of type ['"]([\w.]+)['"]|unknown layer type:? ([\w.]+)|required argument ['"]([\w.]+)['"]"""
+                         r"""|layer ([\w.]+) not exists or registered""")
 
 
 class _Named:
     """What a text names that makes it another text than one of the same words, read once per text (lower case):
     the LiteRT node that failed to prepare, the (object type or module, attribute) pairs of Python's
     AttributeError, the (function, keyword) pairs of its unexpected-keyword TypeError, and the layer types (or
-    parameters) an OpenCV DNN importer refuses.  A placeholder (``{name}``) names nothing."""
+    parameters) an OpenCV DNN importer refuses or ncnn's param loader does not know.  A placeholder (``{name}``) names nothing."""
 
     __slots__ = ("nodes", "attributes", "calls", "layer_types")
 
