@@ -431,6 +431,12 @@ def _data_flow(node):
 _RUNTIME_METHODS = {"forward", "call", "__call__"}
 
 
+def _in_body(branch: ast.If, node) -> bool:
+    """Whether ``node`` (a child of ``branch``) is in the ``if``'s body rather than its test or ``else``."""
+    span = (node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)
+    return any(stmt is node or _contains(stmt, span) for stmt in branch.body)
+
+
 def _self_attribute(node) -> bool:
     return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
 
@@ -1804,8 +1810,7 @@ class _Module:
                 return None
             data_format = self.data_format_test(parent)
             if data_format is not None:
-                in_body = any(stmt is node or _contains(stmt, (node.lineno, node.col_offset, node.end_lineno,
-                                                               node.end_col_offset)) for stmt in parent.body)
+                in_body = _in_body(parent, node)
                 if in_body != data_format:
                     return _src(parent.test) if in_body else f"not ({_src(parent.test)})"
             if isinstance(parent, ast.If) and isinstance(parent.test, ast.Compare) and len(parent.test.ops) == 1 \
@@ -1824,8 +1829,7 @@ class _Module:
                     equal = value.value == parent.test.comparators[0].value
                     if isinstance(parent.test.ops[0], (ast.NotEq, ast.IsNot)):
                         equal = not equal
-                    in_body = any(stmt is node or _contains(stmt, (node.lineno, node.col_offset, node.end_lineno,
-                                                                   node.end_col_offset)) for stmt in parent.body)
+                    in_body = _in_body(parent, node)
                     if in_body != equal:
                         test = _src(parent.test)
                         return test if in_body else f"not ({test})"
@@ -1878,8 +1882,7 @@ class _Module:
                 test, value, negate = flag
                 m = re.search(r"default of parameter `(\w+)` of `(\w+)`", value.detail or "")
                 if m and m.group(2) not in _RUNTIME_METHODS:  # a forward pass's argument is data, not a setting
-                    in_body = any(stmt is node or _contains(stmt, (node.lineno, node.col_offset, node.end_lineno,
-                                                                   node.end_col_offset)) for stmt in parent.body)
+                    in_body = _in_body(parent, node)
                     takes = in_body != negate
                     return {"test": _src(parent.test) if in_body else f"not ({_src(parent.test)})",
                             "param": m.group(1), "owner": m.group(2), "value": value.value, "takes": takes,
