@@ -77,7 +77,7 @@ _NODE_TYPES = re.compile(
 #: words that name a resize call in code or a message
 RESIZE_WORDS = frozenset({"resize", "resized", "resizing", "interpolate", "interpolation", "upsample", "upsampling",
                           "upsampled", "upsampling2d", "upsampling3d", "thumbnail", "rescale", "downsample",
-                          "downsampling", "scale_factor", "zoom", "interp", "resample"})
+                          "downsampling", "scale_factor", "zoom", "interp", "resample", "imresize"})
 #: a resize's scale in coremltools' messages: the symbolic scale its frontends compute from a constant output size
 #: and a flexible input length, (Hout + 1e-4)/Hin printed as ``40.0001/is2``, or the name of an upsample's scale
 #: input (``Input 6_scale_factor_height: ...``)
