@@ -803,6 +803,21 @@ def test_an_old_copy_under_old_scripts_is_a_condition(tmp_path):
     assert [i for i in report if i.site.path == "deeplab.py" and i.severity == "error"]
 
 
+def test_an_ordering_test_of_a_numeric_default_is_a_branch(tmp_path):
+    # StyleGAN-T's loss: the CLIP term (an area resize) only `if self.clip_weight > 0:`, clip_weight=0.0 by default
+    code = ("import torch.nn.functional as F\nclass Loss:\n    def __init__(self, clip_weight=0.0, gan_weight=1):\n"
+            "        self.clip_weight = clip_weight\n        self.gan_weight = gan_weight\n"
+            "    def accumulate(self, img):\n        loss = 0\n        if self.clip_weight > 0:\n"
+            "            loss = loss + F.interpolate(img, 224, mode='area').mean()\n"
+            "        if self.gan_weight >= 1:\n"
+            "            loss = loss + F.interpolate(img, 224, mode='area').mean()\n"
+            "        loss.backward()\n")
+    report = _lint(tmp_path, {"loss.py": code}, backend="candle", training=True)
+    off = [i for i in report if i.site.line == 9]
+    assert off and all(i.severity == "warning" and i.condition == "if self.clip_weight > 0" for i in off)
+    assert [i for i in report if i.site.line == 11 and i.severity == "error"]
+
+
 # UE2020/colorize's shape: a tch-rs binary that trains and, in its `test` command, runs the generator inside
 # `tch::no_grad(|| ...)`; candle has no bicubic at all, which fails the trained call and only warns for inference
 TCH_NO_GRAD = {"src/main.rs": (

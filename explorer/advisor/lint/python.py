@@ -431,6 +431,11 @@ def _data_flow(node):
 _RUNTIME_METHODS = {"forward", "call", "__call__"}
 
 
+#: Ordering comparisons of a numeric setting with a constant.
+_ORDER = {ast.Gt: lambda a, b: a > b, ast.GtE: lambda a, b: a >= b, ast.Lt: lambda a, b: a < b,
+          ast.LtE: lambda a, b: a <= b}
+
+
 def _in_body(branch: ast.If, node) -> bool:
     """Whether ``node`` (a child of ``branch``) is in the ``if``'s body rather than its test or ``else``."""
     span = (node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)
@@ -1814,7 +1819,7 @@ class _Module:
                 if in_body != data_format:
                     return _src(parent.test) if in_body else f"not ({_src(parent.test)})"
             if isinstance(parent, ast.If) and isinstance(parent.test, ast.Compare) and len(parent.test.ops) == 1 \
-                    and isinstance(parent.test.ops[0], (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)) \
+                    and isinstance(parent.test.ops[0], (ast.Eq, ast.NotEq, ast.Is, ast.IsNot, *_ORDER)) \
                     and isinstance(parent.test.comparators[0], ast.Constant) \
                     and parent.test.comparators[0].value is not None and _self_attribute(parent.test.left):
                 # a configuration the constructor stores (`self.dims`), compared with a value other than None (`x is
@@ -1826,9 +1831,18 @@ class _Module:
                 field = bool(fields) and all(isinstance(stmt, ast.AnnAssign) and stmt in cls.body
                                              for _, stmt in fields)  # a dataclass or Flax field's default
                 if value.certain and ("default" in (value.detail or "") or field):
-                    equal = value.value == parent.test.comparators[0].value
-                    if isinstance(parent.test.ops[0], (ast.NotEq, ast.IsNot)):
-                        equal = not equal
+                    op, other = parent.test.ops[0], parent.test.comparators[0].value
+                    if isinstance(op, tuple(_ORDER)):  # `if self.clip_weight > 0:` with clip_weight=0.0
+                        numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                      for v in (value.value, other))
+                        equal = _ORDER[type(op)](value.value, other) if numbers else None
+                    else:
+                        equal = value.value == other
+                        if isinstance(op, (ast.NotEq, ast.IsNot)):
+                            equal = not equal
+                    if equal is None:
+                        node = parent
+                        continue
                     in_body = _in_body(parent, node)
                     if in_body != equal:
                         test = _src(parent.test)
