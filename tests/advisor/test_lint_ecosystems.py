@@ -818,6 +818,27 @@ def test_an_ordering_test_of_a_numeric_default_is_a_branch(tmp_path):
     assert [i for i in report if i.site.line == 11 and i.severity == "error"]
 
 
+def test_a_function_nothing_in_the_tree_names_is_a_condition(tmp_path):
+    # pix2seq's images2patches and pythonlessons' Create_Yolov3: module-level functions no file calls or names
+    model = ("import tensorflow as tf\n"
+             "def old_head(x):\n    return tf.image.resize(x, (64, 64), method='nearest')\n"
+             "def head(x):\n    return tf.image.resize(x, (64, 64), method='nearest')\n"
+             "@register\ndef registered(x):\n    return tf.image.resize(x, (64, 64), method='nearest')\n")
+    train = ("import tensorflow as tf\nfrom model import head\nwith tf.GradientTape() as tape:\n"
+             "    loss = tf.reduce_sum(head(x))\n")
+    report = _lint(tmp_path / "a", {"model.py": model, "train.py": train}, backend="candle", training=True)
+    old = [i for i in report if i.site.path == "model.py" and i.site.line == 3]
+    assert old and all("nothing in the tree calls" in i.message and i.severity != "error" for i in old)
+    for line in (5, 8):
+        assert not [i for i in report if i.site.line == line and "nothing in the tree" in i.message], line
+    # a module another file star-imports exports every name; a module nothing imports is not judged so
+    starred = _lint(tmp_path / "b", {"model.py": model, "__init__.py": "from .model import *\n"},
+                    backend="candle", training=True)
+    assert not [i for i in starred if "nothing in the tree" in i.message]
+    alone = _lint(tmp_path / "c", {"model.py": model}, backend="candle", training=True)
+    assert not [i for i in alone if "nothing in the tree" in i.message]
+
+
 # UE2020/colorize's shape: a tch-rs binary that trains and, in its `test` command, runs the generator inside
 # `tch::no_grad(|| ...)`; candle has no bicubic at all, which fails the trained call and only warns for inference
 TCH_NO_GRAD = {"src/main.rs": (

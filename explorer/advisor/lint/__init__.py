@@ -21,6 +21,7 @@ GitHub annotations.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -144,6 +145,7 @@ def lint(path, backend: str, training: bool | None = None, version=None, device=
     read = _follow_wrappers(read, reexports)
     read = _follow_rust_wrappers(read)
     read = _follow_model_callers(read, reexports)
+    _mark_uncalled(read)
     found = overrides.overridden([s for *_, sites in read for s in sites],
                                  [(r, kind, t) for r, kind, t, _ in read if kind in ("python", "config")])
     for relative, reader, text, sites in read:
@@ -265,6 +267,39 @@ def _follow_rust_wrappers(read: list) -> list:
         for site in sites:
             site.extra.pop("rust_wrapper", None)
     return out
+
+
+def _mark_uncalled(read: list) -> None:
+    """Sites in a module-level function that no file of the tree names but its definition (pythonlessons'
+    ``Create_Yolov3`` in an older ``yolov3.py`` whose module the rest imports ``bbox_iou`` from): the call runs
+    only if code outside the tree calls the function, a condition.  Only in a module the tree imports (a file
+    linted alone, or a library's public module, is not judged so); a function of a module another file
+    star-imports, or a decorated one (a registry entry), counts as named."""
+    wanted: dict = {}
+    for relative, reader, _, sites in read:
+        for site in sites:
+            name = site.top_function if reader == "python" else None
+            if name and not name.startswith("test"):
+                wanted.setdefault(name, []).append((module_name(relative), site))
+    if not wanted:
+        return
+    texts = [(relative, text) for relative, reader, text, _ in read if reader in ("python", "config")]
+    python = "\n".join(text for relative, reader, text, _ in read if reader == "python")
+    starred = {s.lstrip(".") for s in re.findall(r"^\s*from\s+([\w.]+)\s+import\s+\*", python, re.MULTILINE)}
+    imported = {a.lstrip(".") or b for a, b in re.findall(r"^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w.]+))",
+                                                          python, re.MULTILINE)}
+
+    def among(module: str, names: set) -> bool:
+        return any(n and (module == n or module.endswith("." + n)) for n in names)
+
+    for name, places in wanted.items():
+        word = re.compile(rf"\b{re.escape(name)}\b")
+        if sum(len(word.findall(text)) for _, text in texts if name in text) > 1:
+            continue
+        for module, site in places:
+            # the module is imported for something else, and nothing exports it wholesale
+            if among(module, imported) and not among(module, starred):
+                site.extra["uncalled"] = name
 
 
 def _follow_model_callers(read: list, reexports=None) -> list:

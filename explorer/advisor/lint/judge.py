@@ -282,6 +282,10 @@ class Judge:
         if archived:
             _soften(verdict.issues, "warning", f"if {archived}/ is used",
                     f"In {archived}/, a directory of old or unused copies (it runs only if something imports it)")
+        if site.extra.get("uncalled"):
+            name = site.extra["uncalled"]
+            _soften(verdict.issues, "warning", f"if {name} is called",
+                    f"In {name}, which nothing in the tree calls or names (it runs only if other code calls it)")
         if site.extra.get("unused"):
             name = site.extra["unused"]
             _soften(verdict.issues, "warning", f"if self.{name} is called",

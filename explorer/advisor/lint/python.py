@@ -1350,6 +1350,8 @@ class _Module:
             if funcs and isinstance(funcs[-1], (ast.FunctionDef, ast.AsyncFunctionDef)) \
                     and funcs[-1] in self.tree.body:
                 function = funcs[-1].name  # called from model code elsewhere? (lint follows, one level)
+        top = next((f for f in self.functions(call)[-1:] if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                    and f in self.tree.body and not f.decorator_list), None)
         if context != "model" and not differentiated:
             training = False
         if context != "model":
@@ -1359,7 +1361,7 @@ class _Module:
                     rank=self.rank(api, bound), scale_factor=self.passes_scale(api, bound), runs=runs,
                     training=training, in_model=in_model, exported=exported,
                     differentiated=differentiated, snippet=self.snippet(line), extra=extra, context=context,
-                    function=function)
+                    function=function, top_function=top.name if top is not None else None)
 
     # ------------------------------------------------------------------------------ what the call computes
     def implicit_antialias(self, api: apis.Api, bound) -> Arg:

@@ -96,6 +96,9 @@ class Site:
     #: the module-level function the call is in, when the module does not show it is model code: lint looks
     #: for callers in the project's model code (one level)
     function: str | None = field(default=None, compare=False, repr=False)
+    #: the undecorated module-level function the call is in, whatever the module shows: lint asks whether any
+    #: file of the tree names it
+    top_function: str | None = field(default=None, compare=False, repr=False)
 
     @property
     def lines(self) -> range:
