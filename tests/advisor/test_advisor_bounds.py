@@ -14,6 +14,14 @@ KB = knowledge.load()
 
 #: (record id, release, holds there, what decides it)
 PINNED = [
+    ("pillow-resampling-enum-before-9.1", "9.0.1", True,
+     "python-pillow/Pillow src/PIL/Image.py @ 9.0.1 defines no Resampling class"),
+    ("pillow-resampling-enum-before-9.1", "9.1.0", False,
+     "python-pillow/Pillow src/PIL/Image.py @ 9.1.0: class Resampling(IntEnum) (line 205)"),
+    ("pillow-resize-size-not-two", "13.0.0", True,
+     "measured: Pillow 13.0.0 Image.resize((2, 2, 2)) raises 'argument 1 must be sequence of length 2, not 3'"),
+    ("opencv-zero-dsize", "5.1.0", True,
+     "measured: opencv-python-headless 5.1.0 cv2.resize(img, (0, 0), fx=0, fy=0) raises inv_scale_x > 0"),
     ("tf-resize-images-unknown-size-shape-before-2.3", "2.2.0", True,
      "tensorflow-cpu 2.2.0 wheel, image_ops_impl.py: new_height_const = size_const_as_shape.dims[0].value"),
     ("tf-resize-images-unknown-size-shape-before-2.3", "2.1.0", True,
@@ -441,3 +449,14 @@ def test_the_installed_tensorflow_builds_a_resize_whose_size_has_no_known_shape(
         graph = tf.function(lambda image, size, resize=resize: resize(image, size), input_signature=spec)
         graph.get_concrete_function()
     assert not KB.record("tf-resize-images-unknown-size-shape-before-2.3").versions.contains(tf.__version__)
+
+
+def test_the_installed_pillow_refuses_a_three_element_size_and_has_resampling():
+    """The live side of the two Pillow records: the size text, and Image.Resampling (9.1 on)."""
+    PIL = pytest.importorskip("PIL", reason="the oracle libraries are installed by the 'oracles' extra")
+    from PIL import Image
+    with pytest.raises(TypeError, match="argument 1 must be sequence of length 2, not 3"):
+        Image.new("L", (4, 4)).resize((2, 2, 2))
+    assert Image.Resampling.NEAREST == 0
+    assert KB.record("pillow-resize-size-not-two").versions.contains(PIL.__version__)
+    assert not KB.record("pillow-resampling-enum-before-9.1").versions.contains(PIL.__version__)
