@@ -504,6 +504,7 @@ PILLOW = {
     "pillow-reducing-gap": lambda: _image()[1].resize((16, 16), reducing_gap=0.5),
     "pillow-transform-filters": lambda: _image()[1].rotate(10, resample=_image()[0].Resampling.LANCZOS),
     "pillow-antialias-constant-removed": lambda: _image()[1].resize((16, 16), _image()[0].ANTIALIAS),
+    "pillow-resize-size-not-two": lambda: _image()[1].resize((16, 16, 3)),
 }
 
 

@@ -282,14 +282,11 @@ class Judge:
         if archived:
             _soften(verdict.issues, "warning", f"if {archived}/ is used",
                     f"In {archived}/, a directory of old or unused copies (it runs only if something imports it)")
-        if site.extra.get("uncalled"):
-            name = site.extra["uncalled"]
-            _soften(verdict.issues, "warning", f"if {name} is called",
-                    f"In {name}, which nothing in the tree calls or names (it runs only if other code calls it)")
-        if site.extra.get("unused"):
-            name = site.extra["unused"]
-            _soften(verdict.issues, "warning", f"if self.{name} is called",
-                    f"A layer stored in self.{name}, which this module never reads (it runs only if other code calls it)")
+        for key, condition, why in _NOT_CALLED:
+            if site.extra.get(key):
+                name = site.extra[key]
+                _soften(verdict.issues, "warning", condition.format(name), f"{why.format(name)} (it runs only if "
+                        "other code calls it)")
         if site.extra.get("fallback"):
             caught = site.extra["fallback"]
             _soften(verdict.issues, "info", f"if the call before it raises {caught}",
@@ -640,6 +637,11 @@ def _describe(dims: set, chosen: list[dict]) -> str:
 
 def _short(api: str) -> str:
     return api.rsplit(".", 1)[-1] if "." in api and ":" not in api else api
+
+
+#: Code the tree never runs by itself: (site.extra key, condition, why), the name filled in.
+_NOT_CALLED = (("uncalled", "if {} is called", "In {}, which nothing in the tree calls or names"),
+               ("unused", "if self.{} is called", "A layer stored in self.{}, which this module never reads"))
 
 
 def _soften(issues, to: str, condition: str, why: str) -> None:
