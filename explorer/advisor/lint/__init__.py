@@ -22,6 +22,7 @@ GitHub annotations.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,6 +36,7 @@ from .config import read_config
 from .judge import Condition, Issue, Judge, Question
 from .python import (
     calls_any,
+    imported_modules,
     model_callers,
     module_name,
     project_reexports,
@@ -283,18 +285,22 @@ def _mark_uncalled(read: list) -> None:
                 wanted.setdefault(name, []).append((module_name(relative), site))
     if not wanted:
         return
-    texts = [(relative, text) for relative, reader, text, _ in read if reader in ("python", "config")]
-    python = "\n".join(text for relative, reader, text, _ in read if reader == "python")
-    starred = {s.lstrip(".") for s in re.findall(r"^\s*from\s+([\w.]+)\s+import\s+\*", python, re.MULTILINE)}
-    imported = {a.lstrip(".") or b for a, b in re.findall(r"^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w.]+))",
-                                                          python, re.MULTILINE)}
+    imported, starred = set(), set()
+    named: Counter = Counter()  # how often each wanted name stands as a word anywhere, in one pass a file
+    word = re.compile(r"\b(" + "|".join(sorted(map(re.escape, wanted), key=len, reverse=True)) + r")\b")
+    for _, reader, text, _ in read:
+        if reader == "python":
+            modules, stars = imported_modules(text)
+            imported |= modules
+            starred |= stars
+        if reader in ("python", "config"):
+            named.update(word.findall(text))
 
     def among(module: str, names: set) -> bool:
-        return any(n and (module == n or module.endswith("." + n)) for n in names)
+        return any(module == n or module.endswith("." + n) for n in names)
 
     for name, places in wanted.items():
-        word = re.compile(rf"\b{re.escape(name)}\b")
-        if sum(len(word.findall(text)) for _, text in texts if name in text) > 1:
+        if named[name] > 1:
             continue
         for module, site in places:
             # the module is imported for something else, and nothing exports it wholesale

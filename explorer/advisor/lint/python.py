@@ -111,6 +111,23 @@ def calls_any(text: str, names) -> bool:
     return any(name in text for name in names) and _called_pattern(names).search(text) is not None
 
 
+def imported_modules(text: str) -> tuple[set, set]:
+    """(every module the text imports from or imports, the modules it star-imports), leading dots of relative
+    imports dropped.
+
+    >>> imported_modules("import a.b as c\\nfrom .d import e\\nfrom f import *\\n")
+    ({'a.b', 'd', 'f'}, {'f'})
+    """
+    modules, starred = set(), set()
+    for plain, _, source, name, _ in _import_matches(text):
+        module = (plain or source or "").lstrip(".")
+        if module:
+            modules.add(module)
+            if name == "*":
+                starred.add(module)
+    return modules, starred
+
+
 def module_name(path: str) -> str:
     """The dotted module of a source path (``mmseg/ops/wrappers.py`` -> ``mmseg.ops.wrappers``)."""
     parts = [p for p in re.split(r"[/\\]", path) if p]
