@@ -189,28 +189,23 @@ def apply(found: dict, sites) -> list:
             if param not in found:
                 continue
             others = owners.get(param, set()) - {owner}  # a call of another function taking it
-            passes = [(v, p, n) for v, p, n, callee in found[param] if callee not in others]
+            # for a flag, only arguments of calls count (not an assignment or a signature's default), and not a
+            # parameter passed on under its own name
+            passes = [(v, p, n) for v, p, n, callee in found[param] if callee not in others and (
+                option != "flag" or (callee and not callee.startswith("def ") and v is not _SAME))]
             if not passes:
                 continue
-            known = [v for v, *_ in passes if v is not _UNKNOWN and isinstance(v, (str, bool, type(None)))]
             where = ", ".join(f"{p}:{n}" for _, p, n in passes[:3]) + (" ..." if len(passes) > 3 else "")
             if option == "flag":
                 flag = site.extra["flag"]
-                # only arguments of calls count (not an assignment or a signature's default), and not a
-                # parameter passed on under its own name
-                passes = [(v, p, n) for v, p, n, callee in found[param]
-                          if callee not in others and callee and not callee.startswith("def ") and v is not _SAME]
-                if not passes:
-                    continue
                 known = [v for v, *_ in passes if v is not _UNKNOWN]
-                where = ", ".join(f"{p}:{n}" for _, p, n in passes[:3]) + (" ..." if len(passes) > 3 else "")
                 if flag["on"] or not any(bool(v) == flag["takes"] for v in known):
                     # a caller may turn the flag off, or only callers the linter cannot read may turn it on
-                    shown = " or ".join(dict.fromkeys(f"{param}={v!r}" for v in known)) or f"{param} from elsewhere"
-                    changes["extra"] = {**site.extra, "branch": f"callers pass {shown} ({where})"}
+                    changes["extra"] = {**site.extra, "branch": f"callers pass {_shown(param, known)} ({where})"}
                 else:  # a caller turns it on: the call runs
                     changes["extra"] = {k: v for k, v in site.extra.items() if k != "branch"}
                 continue
+            known = [v for v, *_ in passes if v is not _UNKNOWN and isinstance(v, (str, bool, type(None)))]
             if option == "mode" and site.extra.get("mode_map"):
                 table = site.extra["mode_map"]
                 modes = {mode for _, mode in table if mode is not None}
@@ -220,13 +215,17 @@ def apply(found: dict, sites) -> list:
             if option == "mode":
                 known = [v.lower() if site.library in ("torch", "tensorflow", "jax") else v
                          for v in known if isinstance(v, str)]
-            shown = " or ".join(dict.fromkeys(f"{param}={v!r}" for v in known)) or f"{param} from elsewhere"
             arg = getattr(site, option)
             values = tuple(dict.fromkeys((default, *known)))
             how = "conditional" if len(values) > 1 else "partial"
-            changes[option] = type(arg)(values, how, f"{arg.detail}; callers pass {shown} ({where})")
+            changes[option] = type(arg)(values, how, f"{arg.detail}; callers pass {_shown(param, known)} ({where})")
         out.append(replace(site, **changes) if changes else site)
     return out
+
+
+def _shown(param: str, known) -> str:
+    """What callers pass, for a message: ``aux=False or aux=True``, or that they pass it from elsewhere."""
+    return " or ".join(dict.fromkeys(f"{param}={v!r}" for v in known)) or f"{param} from elsewhere"
 
 
 def _line(starts: list[int], offset: int) -> int:

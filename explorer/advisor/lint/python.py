@@ -115,8 +115,9 @@ def imported_modules(text: str) -> tuple[set, set]:
     """(every module the text imports from or imports, the modules it star-imports), leading dots of relative
     imports dropped.
 
-    >>> imported_modules("import a.b as c\\nfrom .d import e\\nfrom f import *\\n")
-    ({'a.b', 'd', 'f'}, {'f'})
+    >>> modules, starred = imported_modules("import a.b as c\\nfrom .d import e\\nfrom f import *\\n")
+    >>> sorted(modules), starred
+    (['a.b', 'd', 'f'], {'f'})
     """
     modules, starred = set(), set()
     for plain, _, source, name, _ in _import_matches(text):
